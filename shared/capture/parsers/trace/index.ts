@@ -1,0 +1,3 @@
+import type { ParserGroup } from '../../types';
+
+export const group: ParserGroup = { parsers: [], rules: [] };

@@ -1,0 +1,200 @@
+/**
+ * The capture registry: detects a capture's kind from its content, streams its lines through the
+ * chosen parser, and applies the finding rules. Pure TypeScript: runs in Node, a worker, or a page.
+ */
+import type { CaptureParser, Finding, FindingRule, LineSink, ParseOutput, ParsedCapture } from './types';
+import { cleanLine } from './text';
+import { group as load } from './parsers/load/index';
+import { group as fio } from './parsers/fio/index';
+import { group as facts } from './parsers/facts/index';
+import { group as sysstat } from './parsers/sysstat/index';
+import { group as trace } from './parsers/trace/index';
+import { group as settings } from './parsers/settings/index';
+
+const GROUPS = [load, fio, facts, sysstat, trace, settings];
+
+export const PARSERS: readonly CaptureParser[] = GROUPS.flatMap((g) => g.parsers);
+export const RULES: readonly FindingRule[] = GROUPS.flatMap((g) => g.rules);
+
+/** How much of the start of a capture detection looks at. */
+export const DETECT_BYTES = 64 * 1024;
+/** At most this many warnings are kept per capture; the rest are counted. */
+export const MAX_WARNINGS = 200;
+/** Lines longer than this are cut (a binary file can be one 100 MB "line"). */
+export const MAX_LINE = 64 * 1024;
+/** Below this confidence a capture is kept as plain text. */
+export const MIN_CONFIDENCE = 0.3;
+
+export interface Detection { kind: string; confidence: number }
+
+export function parserById(kind: string): CaptureParser | undefined {
+  return PARSERS.find((p) => p.id === kind);
+}
+
+/** Every parser's confidence for these lines, best first (only those above zero). */
+export function detectAll(head: readonly string[]): Detection[] {
+  const out: Detection[] = [];
+  for (const p of PARSERS) {
+    let c: number;
+    try { c = p.detect(head); } catch { c = 0; }
+    if (c > 0) out.push({ kind: p.id, confidence: Math.min(1, c) });
+  }
+  return out.sort((a, b) => b.confidence - a.confidence);
+}
+
+export function detect(head: readonly string[]): Detection {
+  const best = detectAll(head)[0];
+  return best && best.confidence >= MIN_CONFIDENCE ? best : { kind: 'text', confidence: 0 };
+}
+
+const TEXT_PARSER: CaptureParser = {
+  id: 'text',
+  title: 'Plain text',
+  detect: () => 0,
+  open(): LineSink {
+    let lines = 0;
+    return {
+      line() { lines++; },
+      end: () => ({ metrics: [], series: [], facts: {}, settings: {}, warnings: [`not a capture Tunebook recognizes; kept as plain text (${lines} lines)`] }),
+    };
+  },
+};
+
+export interface ParseOptions {
+  /** force a parser instead of detecting one */
+  kind?: string;
+  file?: string;
+}
+
+/**
+ * A streaming parse: write text chunks as they arrive, then end(). Detection runs on the first
+ * DETECT_BYTES; memory stays bounded by the parser's own state, not the input size.
+ */
+export class CaptureStream {
+  private head: string[] = [];
+  private headBytes = 0;
+  private sink: LineSink | null = null;
+  private parser: CaptureParser | null = null;
+  private confidence = 1;
+  private partial = '';
+  private lineNo = 0;
+  private pendingCR = false;
+  private readonly extraWarnings: string[] = [];
+  private droppedWarnings = 0;
+  private cut = 0;
+
+  constructor(private readonly opts: ParseOptions = {}) {
+    if (opts.kind) {
+      const p = opts.kind === 'text' ? TEXT_PARSER : parserById(opts.kind);
+      if (!p) throw new Error(`unknown capture kind "${opts.kind}" (known: ${['text', ...PARSERS.map((x) => x.id)].join(', ')})`);
+      this.start(p, 1);
+    }
+  }
+
+  private start(p: CaptureParser, confidence: number): void {
+    this.parser = p;
+    this.confidence = confidence;
+    try { this.sink = p.open(); } catch (e) { this.sink = TEXT_PARSER.open(); this.extraWarnings.push(`parser ${p.id} failed to start: ${String(e)}`); }
+  }
+
+  private feed(raw: string): void {
+    let text = raw.length > MAX_LINE ? (this.cut++, raw.slice(0, MAX_LINE)) : raw;
+    text = cleanLine(text);
+    const n = ++this.lineNo;
+    if (!this.sink) {
+      this.head.push(text);
+      this.headBytes += text.length + 1;
+      if (this.headBytes >= DETECT_BYTES) this.detectNow();
+      return;
+    }
+    try { this.sink.line(text, n); } catch (e) { this.warn(`line ${n}: parser error: ${e instanceof Error ? e.message : String(e)}`); }
+  }
+
+  private warn(w: string): void {
+    if (this.extraWarnings.length < MAX_WARNINGS) this.extraWarnings.push(w); else this.droppedWarnings++;
+  }
+
+  private detectNow(): void {
+    const d = detect(this.head);
+    this.start(d.kind === 'text' ? TEXT_PARSER : parserById(d.kind)!, d.confidence);
+    const head = this.head;
+    this.head = [];
+    const first = this.lineNo - head.length;
+    for (let i = 0; i < head.length; i++) {
+      try { this.sink!.line(head[i]!, first + i + 1); } catch (e) { this.warn(`line ${first + i + 1}: parser error: ${e instanceof Error ? e.message : String(e)}`); }
+    }
+  }
+
+  /** Feed a chunk of text. Lines end at \n, \r\n or a lone \r (terminal progress output). */
+  write(chunk: string): void {
+    let start = 0;
+    let i = 0;
+    const n = chunk.length;
+    if (this.pendingCR && n > 0 && chunk.charCodeAt(0) === 10) { start = i = 1; }
+    this.pendingCR = false;
+    for (; i < n; i++) {
+      const c = chunk.charCodeAt(i);
+      if (c === 10 || c === 13) {
+        const piece = chunk.slice(start, i);
+        this.feed(this.partial ? this.partial + piece : piece);
+        this.partial = '';
+        if (c === 13) {
+          if (i + 1 < n) { if (chunk.charCodeAt(i + 1) === 10) i++; } else this.pendingCR = true;
+        }
+        start = i + 1;
+      }
+    }
+    if (start < n) {
+      this.partial += chunk.slice(start);
+      if (this.partial.length > MAX_LINE * 4) { this.feed(this.partial); this.partial = ''; }
+    }
+  }
+
+  end(): ParsedCapture {
+    if (this.partial) { this.feed(this.partial); this.partial = ''; }
+    if (!this.sink) this.detectNow();
+    let out: ParseOutput;
+    try { out = this.sink!.end(); } catch (e) {
+      out = { metrics: [], series: [], facts: {}, settings: {}, warnings: [] };
+      this.warn(`parser ${this.parser!.id} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const warnings = [...this.extraWarnings, ...out.warnings.slice(0, MAX_WARNINGS)];
+    const dropped = this.droppedWarnings + Math.max(0, out.warnings.length - MAX_WARNINGS);
+    if (dropped) warnings.push(`${dropped} more warnings not shown`);
+    if (this.cut) warnings.push(`${this.cut} overlong lines were cut at ${MAX_LINE} characters`);
+    const parsed: ParsedCapture = {
+      ...(this.opts.file !== undefined ? { file: this.opts.file } : {}),
+      kind: this.parser!.id,
+      confidence: Math.round(this.confidence * 100) / 100,
+      ...out,
+      warnings,
+      findings: [],
+    };
+    return parsed;
+  }
+}
+
+/** Parse a whole text at once (small captures, tests). */
+export function parseText(text: string, opts: ParseOptions = {}): ParsedCapture {
+  const s = new CaptureStream(opts);
+  s.write(text);
+  const parsed = s.end();
+  parsed.findings = evaluateFindings([parsed])[0]!;
+  return parsed;
+}
+
+/**
+ * Run every rule over a set of captures that belong together (one experiment, or the files given
+ * to one `tunebook parse`). Returns the findings of each capture, in order. A rule that throws is
+ * skipped: findings are advice, never a reason to lose a capture.
+ */
+export function evaluateFindings(captures: readonly ParsedCapture[]): Finding[][] {
+  return captures.map((capture) => {
+    const out: Finding[] = [];
+    for (const rule of RULES) {
+      if (!rule.kinds.includes(capture.kind)) continue;
+      try { out.push(...rule.evaluate({ capture, all: captures })); } catch { /* a broken rule must not lose the capture */ }
+    }
+    return out;
+  });
+}

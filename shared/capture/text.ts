@@ -1,0 +1,132 @@
+/** Small text helpers shared by every parser. Pure, allocation-light, never throw. */
+
+// CSI / OSC / single-char escape sequences as terminals and `script` logs leave them.
+const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+
+/** Remove ANSI colour codes and other control characters (keeps tabs). */
+export function cleanLine(s: string): string {
+  if (s.indexOf('\x1b') !== -1) s = s.replace(ANSI, '');
+  // fast path: most lines have no control characters at all
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c < 32 && c !== 9) || c === 127) return s.replace(CONTROL, '');
+  }
+  return s;
+}
+
+const PROMPT = /^\s*(?:\([^)]*\)\s*)?(?:\[[^\]\n]{1,80}\]\s?[#$%]|[\w.-]+@[\w.-]+(?::[^\s#$]*)?\s?[#$%]|[\w.~/-]*\s?[#$%>])\s+(\S.*)$/;
+
+/**
+ * If `line` looks like a shell prompt followed by a command ("[root@h ~]# fio …",
+ * "user@host:~$ iostat -x 1", "$ ab -n 10 …", "# sysctl -a"), return the command; else undefined.
+ * `tools` (optional) restricts the match to commands that start with one of the given words
+ * (after sudo/env/time/watch prefixes).
+ */
+export function promptCommand(line: string, tools?: readonly string[]): string | undefined {
+  const m = PROMPT.exec(line);
+  if (!m) return undefined;
+  const cmd = m[1]!.trim();
+  if (!tools) return cmd;
+  return tools.includes(commandWord(cmd)) ? cmd : undefined;
+}
+
+/** The program name of a command line, skipping sudo/env/time/nice/watch/timeout prefixes and paths. */
+export function commandWord(cmd: string): string {
+  const words = cmd.trim().split(/\s+/);
+  let i = 0;
+  while (i < words.length) {
+    const w = words[i]!;
+    if (/^(sudo|env|time|nice|nohup|stdbuf|taskset|numactl|exec|command)$/.test(w) || /^-/.test(w) || /^\w+=/.test(w)) { i++; continue; }
+    if (w === 'watch' || w === 'timeout') { i++; while (i < words.length && (/^-/.test(words[i]!) || /^\d+(\.\d+)?[smh]?$/.test(words[i]!))) i++; continue; }
+    const base = w.split('/').pop() ?? w;
+    return base;
+  }
+  return '';
+}
+
+/** Split a line on runs of spaces/tabs, dropping empty leading/trailing fields. */
+export function fields(line: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  const n = line.length;
+  while (i < n) {
+    let c = line.charCodeAt(i);
+    while (i < n && (c === 32 || c === 9)) c = line.charCodeAt(++i);
+    if (i >= n) break;
+    const start = i;
+    while (i < n && c !== 32 && c !== 9) c = line.charCodeAt(++i);
+    out.push(line.slice(start, i));
+  }
+  return out;
+}
+
+/**
+ * Parse a number as tools print it: "1234", "12.5", "-3", "1e3", and with a decimal comma as
+ * sysstat prints it under many non-English locales ("12,50"). Returns NaN when not a number.
+ */
+export function num(s: string | undefined): number {
+  if (s === undefined || s === '') return NaN;
+  let t = s;
+  if (t.indexOf(',') !== -1) {
+    // "12,50" (decimal comma) vs "1,234,567" (thousands): thousands groups are exactly 3 digits
+    t = /^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(t) ? t.replace(/,/g, '') : t.replace(',', '.');
+  }
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return NaN;
+  return Number(t);
+}
+
+const SIZE_UNITS: Record<string, number> = {
+  '': 1, b: 1,
+  k: 1024, kb: 1000, kib: 1024,
+  m: 1024 ** 2, mb: 1000 ** 2, mib: 1024 ** 2,
+  g: 1024 ** 3, gb: 1000 ** 3, gib: 1024 ** 3,
+  t: 1024 ** 4, tb: 1000 ** 4, tib: 1024 ** 4,
+  p: 1024 ** 5, pb: 1000 ** 5, pib: 1024 ** 5,
+};
+
+/**
+ * "8788KiB" → 8998912, "176MB" → 176e6, "4k" → 4096 (bare single letters are binary, as fio,
+ * free and ulimit use them). `defaultUnit` applies to a bare number.
+ * Strict SI ("kB" = 1000) vs IEC ("KiB" = 1024) as fio's kb_base=1024 prints them.
+ */
+export function parseSize(s: string, defaultUnit = ''): number {
+  const m = /^\s*([-+]?\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?)\s*([a-zA-Z]*)\s*$/.exec(s);
+  if (!m) return NaN;
+  const unit = (m[2] || defaultUnit).toLowerCase().replace(/ytes?$/, '');
+  const mult = SIZE_UNITS[unit];
+  if (mult === undefined) return NaN;
+  return Number(m[1]!.replace(',', '.')) * mult;
+}
+
+const TIME_UNITS: Record<string, number> = {
+  ns: 1e-9, nsec: 1e-9,
+  us: 1e-6, usec: 1e-6, 'µs': 1e-6, 'μs': 1e-6,
+  ms: 1e-3, msec: 1e-3,
+  s: 1, sec: 1, secs: 1, second: 1, seconds: 1,
+  m: 60, min: 60, mins: 60, minute: 60, minutes: 60,
+  h: 3600, hr: 3600, hour: 3600, hours: 3600,
+};
+
+/** "12.5ms" → 0.0125, "3.2s" → 3.2, "1m30s" → 90, ("812", "us") → 0.000812. NaN when unreadable. */
+export function parseDuration(s: string, defaultUnit = 's'): number {
+  const str = s.trim();
+  const parts = /^((?:[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?\s*[a-zµμ]*\s*)+)$/i.exec(str);
+  if (!parts) return NaN;
+  let total = 0;
+  let any = false;
+  const re = /([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*([a-zµμ]*)/gi;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(str)) && m[0] !== '') {
+    const mult = TIME_UNITS[(m[2] || defaultUnit).toLowerCase()];
+    if (mult === undefined) return NaN;
+    total += Number(m[1]) * mult;
+    any = true;
+  }
+  return any ? total : NaN;
+}
+
+/** Percentage text "12.5%" → 12.5 (unit stays "%"). */
+export function parsePercent(s: string): number {
+  return num(s.trim().replace(/%$/, ''));
+}

@@ -1,0 +1,148 @@
+/**
+ * The public shape of a parsed capture (see ../shared/docs/capture-json.md and the README).
+ * Pure types: this file is imported by every parser, the registry, the CLI and the renderer.
+ */
+
+/** Units travel with every value. Values are always in base units. */
+export type Unit = '1/s' | 'B/s' | 'B' | 's' | '%' | 'count' | 'ratio' | (string & {});
+
+export type Labels = Readonly<Record<string, string>>;
+
+/** Inclusive 1-based line range in the capture text, for evidence. */
+export type LineRange = readonly [first: number, last: number];
+
+export interface Metric {
+  /** canonical snake_case name, e.g. requests_per_second */
+  name: string;
+  value: number;
+  unit: Unit;
+  labels?: Labels;
+  /** the label exactly as the tool printed it, e.g. "Requests per second" */
+  column?: string;
+  lines?: LineRange;
+}
+
+/**
+ * A time series: one value per sample. Stored column-wise (numbers in a plain array)
+ * so long captures stay compact and fast to plot.
+ */
+export interface Series {
+  name: string;
+  /** the column header exactly as the tool printed it, e.g. "w/s" */
+  column: string;
+  unit: Unit;
+  labels?: Labels;
+  values: number[];
+  /** epoch milliseconds per sample when the capture shows a clock (iostat -t, vmstat -t, sar), else absent */
+  times?: (number | null)[];
+  /** true when values[0] is the "since boot" report of iostat/vmstat/pidstat/mpstat/sar: kept, but left out of summaries */
+  firstSampleSinceBoot?: boolean;
+  lines?: LineRange;
+}
+
+export interface SeriesSummary {
+  name: string;
+  column: string;
+  unit: Unit;
+  labels?: Labels;
+  /** all samples, including a since-boot first sample */
+  count: number;
+  /** min/mean/max/last over the interval samples (since-boot sample left out) */
+  min: number | null;
+  mean: number | null;
+  max: number | null;
+  last: number | null;
+  firstSampleSinceBoot?: boolean;
+}
+
+export type FactValue = string | number | boolean | null | FactValue[] | { [key: string]: FactValue };
+
+export type Severity = 'info' | 'warning' | 'critical';
+
+export interface Finding {
+  /** stable rule id, e.g. io.random-writes */
+  id: string;
+  severity: Severity;
+  message: string;
+  /** human pointer into the capture, e.g. "lines 5-25" */
+  evidence?: string;
+  labels?: Labels;
+}
+
+/** What a parser produces. `kind`, `confidence` and `findings` are filled in by the registry. */
+export interface ParseOutput {
+  command?: string;
+  toolVersion?: string;
+  metrics: Metric[];
+  series: Series[];
+  /** hardware / environment facts: cpu_model, cpu_cores, memory_total_bytes, disks … */
+  facts: Record<string, FactValue>;
+  /** key → value settings (sysctl, ulimit, ini) */
+  settings: Record<string, string>;
+  /**
+   * Parser-specific structured data that does not fit metrics/series (top process tables,
+   * strace per-syscall tables, perf stacks, interrupt matrices). JSON-safe. Documented per parser.
+   */
+  tables?: Record<string, Table>;
+  warnings: string[];
+}
+
+/** A small JSON-safe table: column names and rows of cells. */
+export interface Table {
+  columns: string[];
+  rows: (string | number | null)[][];
+  /** optional grouping, e.g. top frame index or snapshot */
+  title?: string;
+}
+
+export interface ParsedCapture extends ParseOutput {
+  file?: string;
+  kind: string;
+  confidence: number;
+  findings: Finding[];
+}
+
+/**
+ * A streaming line consumer. The registry cleans the text (CRLF, ANSI, glued lines are the
+ * parser's business) and feeds one line at a time; `end` returns what was read.
+ * Lines are passed without their terminator. lineNo is 1-based.
+ * A sink must never throw; the registry still guards it and turns a throw into a warning.
+ */
+export interface LineSink {
+  line(text: string, lineNo: number): void;
+  end(): ParseOutput;
+}
+
+export interface CaptureParser {
+  /** parser id as listed in capture-json.md, e.g. "iostat", "proc-interrupts" */
+  id: string;
+  /** a short human title, e.g. "iostat (sysstat)" */
+  title: string;
+  /**
+   * Confidence 0..1 that `head` (the first ≤ 64 KiB of the cleaned capture, split in lines) is
+   * this parser's format. 0 = certainly not. Must be fast and never throw.
+   */
+  detect(head: readonly string[]): number;
+  /** a fresh sink for one capture */
+  open(): LineSink;
+}
+
+/** Context handed to finding rules: the capture and the other captures of the same experiment. */
+export interface FindingContext {
+  capture: ParsedCapture;
+  /** all captures considered together (includes `capture`) */
+  all: readonly ParsedCapture[];
+}
+
+export interface FindingRule {
+  id: string;
+  /** parser ids this rule looks at; the rule runs only on those captures */
+  kinds: readonly string[];
+  evaluate(ctx: FindingContext): Finding[];
+}
+
+/** What a parser group module exports (shared/capture/parsers/<group>/index.ts). */
+export interface ParserGroup {
+  parsers: CaptureParser[];
+  rules: FindingRule[];
+}
