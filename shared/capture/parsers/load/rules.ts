@@ -1,0 +1,2 @@
+import type { FindingRule } from '../../types';
+export const rules: FindingRule[] = [];

@@ -1,0 +1,108 @@
+/** Small helpers shared by the load-generator parsers (ab, wrk, hey, locust, redis-benchmark, sysbench). */
+import type { Labels, Metric, ParseOutput, Unit } from '../../types';
+import { promptCommand } from '../../text';
+
+/** Builds a ParseOutput incrementally. */
+export class Out {
+  readonly o: ParseOutput = { metrics: [], series: [], facts: {}, settings: {}, warnings: [] };
+  private warned = 0;
+
+  metric(name: string, value: number, unit: Unit, lineNo?: number, column?: string, labels?: Labels): Metric | undefined {
+    if (!Number.isFinite(value)) return undefined;
+    const m: Metric = { name, value, unit };
+    if (labels && Object.keys(labels).length) m.labels = labels;
+    if (column !== undefined) m.column = column;
+    if (lineNo !== undefined) m.lines = [lineNo, lineNo];
+    this.o.metrics.push(m);
+    return m;
+  }
+
+  /** Replace an earlier metric of the same name+labels (tools that print running totals). */
+  setMetric(name: string, value: number, unit: Unit, lineNo?: number, column?: string, labels?: Labels): void {
+    const key = labelKey(labels);
+    const i = this.o.metrics.findIndex((m) => m.name === name && labelKey(m.labels) === key);
+    if (i !== -1) this.o.metrics.splice(i, 1);
+    this.metric(name, value, unit, lineNo, column, labels);
+  }
+
+  has(name: string, labels?: Labels): boolean {
+    const key = labelKey(labels);
+    return this.o.metrics.some((m) => m.name === name && labelKey(m.labels) === key);
+  }
+
+  warn(lineNo: number, text: string): void {
+    this.warned++;
+    if (this.warned <= 500) this.o.warnings.push(`line ${lineNo}: could not read ${JSON.stringify(text.length > 120 ? text.slice(0, 120) + '…' : text)}`);
+  }
+
+  note(w: string): void { this.o.warnings.push(w); }
+
+  /** Take a shell prompt + command line as `command` (first one only). Returns true when the line was one. */
+  command(line: string, tools: readonly string[]): boolean {
+    const cmd = promptCommand(line, tools);
+    if (cmd === undefined) return false;
+    if (this.o.command === undefined) this.o.command = cmd;
+    return true;
+  }
+}
+
+function labelKey(labels: Labels | undefined): string {
+  if (!labels) return '';
+  return Object.keys(labels).sort().map((k) => `${k}=${labels[k]}`).join('\u0000');
+}
+
+/** Split one CSV line (RFC 4180 quotes, doubled quotes inside). Linear. */
+export function splitCsv(line: string, sep = ','): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let q = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (q) {
+      if (c === '"') {
+        if (line[i + 1] === '"') { cur += '"'; i++; } else q = false;
+      } else cur += c;
+    } else if (c === '"') q = true;
+    else if (c === sep) { out.push(cur); cur = ''; }
+    else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+/** Plain number, no decimal-comma guessing (CSV fields, C printf output). */
+export function dec(s: string | undefined): number {
+  if (s === undefined) return NaN;
+  const t = s.trim();
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return NaN;
+  return Number(t);
+}
+
+/** A percentile as a metric-name fragment: 50 → "p50", 99.9 → "p99_9", 100 → "max" is left to the caller. */
+export function pName(p: number): string {
+  return 'p' + String(p).replace('.', '_');
+}
+
+/** "0.713" ms → seconds, rounded to kill float noise. */
+export function ms(v: number): number {
+  return round(v / 1000);
+}
+
+export function round(v: number, digits = 12): number {
+  if (!Number.isFinite(v)) return v;
+  return Number(v.toPrecision(digits));
+}
+
+/** Count lines in `head` matching `re`, stopping at `limit`. */
+export function countMatches(head: readonly string[], re: RegExp, limit = 1): number {
+  let n = 0;
+  for (const l of head) if (re.test(l) && ++n >= limit) break;
+  return n;
+}
+
+/** First index in head whose line matches re, or -1. */
+export function findLine(head: readonly string[], re: RegExp, max = head.length): number {
+  const n = Math.min(max, head.length);
+  for (let i = 0; i < n; i++) if (re.test(head[i]!)) return i;
+  return -1;
+}
