@@ -1,0 +1,112 @@
+/**
+ * The one owner of better-sqlite3 in Tunebook: opening a notebook file, checking it, migrating it.
+ * Everything else receives a `Db` and runs queries on it.
+ */
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, openSync, readSync, closeSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { TunebookError } from '../../shared/api';
+import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations/index';
+
+export type Db = Database.Database;
+
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+
+function nativeBinding(): { nativeBinding?: string } {
+  // In Electron the main process loads a better-sqlite3 build for Electron's ABI (scripts/start.mjs).
+  const binding = process.env.TUNEBOOK_SQLITE_BINDING;
+  return binding ? { nativeBinding: binding } : {};
+}
+
+function looksLikeSqlite(file: string): boolean {
+  if (statSync(file).size === 0) return true; // an empty file becomes a new notebook
+  const buf = Buffer.alloc(16);
+  const fd = openSync(file, 'r');
+  try { readSync(fd, buf, 0, 16, 0); } finally { closeSync(fd); }
+  return buf.toString('latin1') === SQLITE_MAGIC;
+}
+
+/** Read the schema version without writing anything (WAL mode would otherwise touch the file). */
+function peekVersion(file: string): { version: number; isTunebook: boolean; hasTables: boolean } {
+  const db = new Database(file, { readonly: true, fileMustExist: true, ...nativeBinding() });
+  try {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table'`).all() as { name: string }[];
+    let isTunebook = false;
+    if (tables.some((t) => t.name === 'meta')) {
+      const row = db.prepare(`SELECT value FROM meta WHERE key = 'application'`).get() as { value: string } | undefined;
+      isTunebook = row?.value === 'tunebook';
+    }
+    return { version, isTunebook, hasTables: tables.length > 0 };
+  } finally {
+    db.close();
+  }
+}
+
+export interface OpenOptions {
+  /** create the file when it does not exist (else: not-found) */
+  create?: boolean;
+  /** run migrations only up to this version (tests of upgrades) */
+  targetVersion?: number;
+  migrations?: readonly Migration[];
+}
+
+/**
+ * Open a notebook. A missing file is created when `create`; a file written by a newer Tunebook, a
+ * non-SQLite file or another application's database is refused with a clear message and left untouched.
+ */
+export function openNotebookDb(file: string, opts: OpenOptions = {}): Db {
+  const migrations = opts.migrations ?? MIGRATIONS;
+  const latest = opts.targetVersion ?? (migrations === MIGRATIONS ? LATEST_VERSION : migrations.length);
+  const abs = path.resolve(file);
+  if (existsSync(abs)) {
+    if (!statSync(abs).isFile()) throw new TunebookError('invalid', `${abs} is not a file`);
+    if (!looksLikeSqlite(abs)) throw new TunebookError('refused', `${abs} is not a Tunebook notebook (not an SQLite database); it was left untouched`);
+    if (statSync(abs).size > 0) {
+      let peek;
+      try { peek = peekVersion(abs); } catch (e) {
+        throw new TunebookError('refused', `${abs} could not be read as a notebook (${e instanceof Error ? e.message : String(e)}); it was left untouched`);
+      }
+      if (peek.version > latest) {
+        throw new TunebookError('refused', `${path.basename(abs)} was written by a newer version of Tunebook (notebook schema ${peek.version}; this app reads up to ${latest}). Update Tunebook to open it. The file was left untouched.`);
+      }
+      if (peek.hasTables && !peek.isTunebook) {
+        throw new TunebookError('refused', `${abs} is an SQLite database of another application, not a Tunebook notebook; it was left untouched`);
+      }
+    }
+  } else if (!opts.create) {
+    throw new TunebookError('not-found', `no notebook at ${abs}`);
+  } else {
+    mkdirSync(path.dirname(abs), { recursive: true });
+  }
+  const db = new Database(abs, nativeBinding());
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, migrations, latest);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  return db;
+}
+
+/** Apply every pending migration, each in its own transaction, recording user_version. */
+export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS, target = migrations.length): number {
+  let version = db.pragma('user_version', { simple: true }) as number;
+  for (const m of migrations) {
+    if (m.version <= version || m.version > target) continue;
+    if (m.version !== version + 1) throw new Error(`cannot migrate from schema ${version} to ${m.version}`);
+    db.transaction(() => {
+      db.exec(m.up);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+    version = m.version;
+  }
+  return version;
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}

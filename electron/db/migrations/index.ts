@@ -1,0 +1,18 @@
+import type { Migration } from './types';
+import { migration0001 } from './0001-initial';
+import { migration0002 } from './0002-search';
+
+/** Every migration, oldest first. Add new ones at the end; never edit a released one. */
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002];
+
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** Versions must be 1, 2, 3 … in order: a mistake here would corrupt notebooks, so it is checked at load. */
+export function checkMigrations(list: readonly Migration[]): void {
+  list.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`migration list out of order: entry ${i} has version ${m.version}, expected ${i + 1}`);
+  });
+}
+checkMigrations(MIGRATIONS);
+
+export type { Migration };

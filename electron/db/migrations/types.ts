@@ -1,0 +1,7 @@
+export interface Migration {
+  /** the schema version this migration produces; versions are 1, 2, 3 … with no gaps */
+  version: number;
+  name: string;
+  /** SQL run in one transaction */
+  up: string;
+}

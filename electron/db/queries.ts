@@ -1,0 +1,245 @@
+/**
+ * Query functions: each takes the database first and does one thing. No validation here (the
+ * services check input); no transactions here (callers group writes).
+ */
+import type { Db } from './connection';
+import type {
+  ConfigChange, Disk, Experiment, ExperimentStatus, HardwareProfile, Requirement, ResultMetric, SearchHit, Study, StudySummary,
+} from '../../shared/model';
+
+export const now = (): string => new Date().toISOString();
+
+// ---- studies ---------------------------------------------------------------------------------
+
+interface StudyRow { id: number; title: string; goal: string; created_at: string; updated_at: string }
+
+export function listStudies(db: Db): StudySummary[] {
+  return (db.prepare(`
+    SELECT s.id, s.title, s.goal, s.updated_at AS updatedAt,
+           (SELECT count(*) FROM experiment e WHERE e.study_id = s.id AND e.deleted_at IS NULL) AS experimentCount
+    FROM study s WHERE s.deleted_at IS NULL ORDER BY s.updated_at DESC, s.id DESC`).all() as StudySummary[]);
+}
+
+export function getStudy(db: Db, id: number, includeDeleted = false): Study | undefined {
+  const row = db.prepare(`SELECT id, title, goal, created_at, updated_at FROM study WHERE id = ? ${includeDeleted ? '' : 'AND deleted_at IS NULL'}`).get(id) as StudyRow | undefined;
+  if (!row) return undefined;
+  return { id: row.id, title: row.title, goal: row.goal, requirements: listRequirements(db, id), createdAt: row.created_at, updatedAt: row.updated_at };
+}
+
+export function insertStudy(db: Db, title: string, goal: string): number {
+  const t = now();
+  return Number(db.prepare(`INSERT INTO study (title, goal, created_at, updated_at) VALUES (?, ?, ?, ?)`).run(title, goal, t, t).lastInsertRowid);
+}
+
+export function updateStudy(db: Db, id: number, patch: { title?: string | undefined; goal?: string | undefined }): void {
+  db.prepare(`UPDATE study SET title = coalesce(?, title), goal = coalesce(?, goal), updated_at = ? WHERE id = ?`)
+    .run(patch.title ?? null, patch.goal ?? null, now(), id);
+}
+
+export function touchStudy(db: Db, id: number): void {
+  db.prepare(`UPDATE study SET updated_at = ? WHERE id = ?`).run(now(), id);
+}
+
+export function setStudyDeleted(db: Db, id: number, deleted: boolean): number {
+  return db.prepare(`UPDATE study SET deleted_at = ? WHERE id = ? AND (deleted_at IS NULL) = ?`).run(deleted ? now() : null, id, deleted ? 1 : 0).changes;
+}
+
+export function listRequirements(db: Db, studyId: number): Requirement[] {
+  return db.prepare(`SELECT id, metric, comparator, threshold, unit, label FROM requirement WHERE study_id = ? ORDER BY position`).all(studyId) as Requirement[];
+}
+
+export function replaceRequirements(db: Db, studyId: number, reqs: readonly Omit<Requirement, 'id'>[]): void {
+  db.prepare(`DELETE FROM requirement WHERE study_id = ?`).run(studyId);
+  const ins = db.prepare(`INSERT INTO requirement (study_id, position, metric, comparator, threshold, unit, label) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  reqs.forEach((r, i) => ins.run(studyId, i, r.metric, r.comparator, r.threshold, r.unit, r.label));
+}
+
+// ---- profiles --------------------------------------------------------------------------------
+
+interface ProfileRow {
+  id: number; name: string; cpu_model: string; cores: number | null; threads: number | null; memory_bytes: number | null;
+  disks: string; os: string; kernel: string; cloud: string; software: string; notes: string; used_by: number;
+}
+
+const PROFILE_SELECT = `SELECT p.*, (SELECT count(*) FROM experiment e WHERE e.profile_id = p.id AND e.deleted_at IS NULL) AS used_by FROM profile p`;
+
+function toProfile(r: ProfileRow): HardwareProfile {
+  return {
+    id: r.id, name: r.name, cpuModel: r.cpu_model, cores: r.cores, threads: r.threads, memoryBytes: r.memory_bytes,
+    disks: JSON.parse(r.disks) as Disk[], os: r.os, kernel: r.kernel, cloud: r.cloud, software: r.software, notes: r.notes, usedBy: r.used_by,
+  };
+}
+
+export function listProfiles(db: Db): HardwareProfile[] {
+  return (db.prepare(`${PROFILE_SELECT} ORDER BY p.name COLLATE NOCASE, p.id`).all() as ProfileRow[]).map(toProfile);
+}
+
+export function getProfile(db: Db, id: number): HardwareProfile | undefined {
+  const r = db.prepare(`${PROFILE_SELECT} WHERE p.id = ?`).get(id) as ProfileRow | undefined;
+  return r && toProfile(r);
+}
+
+export type ProfileColumns = Omit<HardwareProfile, 'id' | 'usedBy'>;
+
+export function insertProfile(db: Db, p: ProfileColumns): number {
+  const t = now();
+  return Number(db.prepare(`INSERT INTO profile (name, cpu_model, cores, threads, memory_bytes, disks, os, kernel, cloud, software, notes, created_at, updated_at)
+    VALUES (@name, @cpuModel, @cores, @threads, @memoryBytes, @disks, @os, @kernel, @cloud, @software, @notes, @t, @t)`)
+    .run({ ...p, disks: JSON.stringify(p.disks), t }).lastInsertRowid);
+}
+
+export function updateProfile(db: Db, id: number, p: ProfileColumns): void {
+  db.prepare(`UPDATE profile SET name = @name, cpu_model = @cpuModel, cores = @cores, threads = @threads, memory_bytes = @memoryBytes,
+    disks = @disks, os = @os, kernel = @kernel, cloud = @cloud, software = @software, notes = @notes, updated_at = @t WHERE id = @id`)
+    .run({ ...p, disks: JSON.stringify(p.disks), t: now(), id });
+}
+
+export function profileUse(db: Db, id: number): number {
+  return (db.prepare(`SELECT count(*) AS n FROM experiment WHERE profile_id = ?`).get(id) as { n: number }).n;
+}
+
+export function deleteProfile(db: Db, id: number): void {
+  db.prepare(`DELETE FROM profile WHERE id = ?`).run(id);
+}
+
+// ---- experiments -----------------------------------------------------------------------------
+
+interface ExperimentRow {
+  id: number; study_id: number; position: number; title: string; profile_id: number | null; date: string; notes: string;
+  status: ExperimentStatus; created_at: string; updated_at: string;
+}
+
+function toExperiment(r: ExperimentRow, changes: ConfigChange[], metrics: ResultMetric[]): Experiment {
+  return {
+    id: r.id, studyId: r.study_id, position: r.position, title: r.title, profileId: r.profile_id, date: r.date, notes: r.notes,
+    status: r.status, configChanges: changes, metrics, createdAt: r.created_at, updatedAt: r.updated_at,
+  };
+}
+
+interface MetricRow { id: number; experiment_id: number; name: string; value: number; unit: string; better: 'higher' | 'lower'; is_primary: number }
+interface ChangeRow extends ConfigChange { experiment_id: number }
+
+const toMetric = (m: MetricRow): ResultMetric => ({ id: m.id, name: m.name, value: m.value, unit: m.unit, better: m.better, primary: m.is_primary === 1 });
+const toChange = (c: ChangeRow): ConfigChange => ({ id: c.id, scope: c.scope, key: c.key, before: c.before, after: c.after, why: c.why });
+
+/** The live experiments of a study, in order, with their changes and metrics (three queries, not N+1). */
+export function listExperiments(db: Db, studyId: number): Experiment[] {
+  const rows = db.prepare(`SELECT * FROM experiment WHERE study_id = ? AND deleted_at IS NULL ORDER BY position, id`).all(studyId) as ExperimentRow[];
+  const changes = db.prepare(`SELECT c.* FROM config_change c JOIN experiment e ON e.id = c.experiment_id
+    WHERE e.study_id = ? ORDER BY c.position, c.id`).all(studyId) as ChangeRow[];
+  const metrics = db.prepare(`SELECT m.* FROM result_metric m JOIN experiment e ON e.id = m.experiment_id
+    WHERE e.study_id = ? ORDER BY m.position, m.id`).all(studyId) as MetricRow[];
+  return rows.map((r) => toExperiment(r,
+    changes.filter((c) => c.experiment_id === r.id).map(toChange),
+    metrics.filter((m) => m.experiment_id === r.id).map(toMetric)));
+}
+
+export function getExperiment(db: Db, id: number, includeDeleted = false): Experiment | undefined {
+  const r = db.prepare(`SELECT * FROM experiment WHERE id = ? ${includeDeleted ? '' : 'AND deleted_at IS NULL'}`).get(id) as ExperimentRow | undefined;
+  if (!r) return undefined;
+  const changes = (db.prepare(`SELECT * FROM config_change WHERE experiment_id = ? ORDER BY position, id`).all(id) as ChangeRow[]).map(toChange);
+  const metrics = (db.prepare(`SELECT * FROM result_metric WHERE experiment_id = ? ORDER BY position, id`).all(id) as MetricRow[]).map(toMetric);
+  return toExperiment(r, changes, metrics);
+}
+
+export function nextPosition(db: Db, table: 'experiment' | 'config_change' | 'result_metric', parentColumn: string, parentId: number): number {
+  const extra = table === 'experiment' ? 'AND deleted_at IS NULL' : '';
+  return (db.prepare(`SELECT coalesce(max(position) + 1, 0) AS p FROM ${table} WHERE ${parentColumn} = ? ${extra}`).get(parentId) as { p: number }).p;
+}
+
+export type ExperimentColumns = Pick<Experiment, 'title' | 'profileId' | 'date' | 'notes' | 'status'>;
+
+export function insertExperiment(db: Db, studyId: number, e: ExperimentColumns): number {
+  const t = now();
+  return Number(db.prepare(`INSERT INTO experiment (study_id, position, title, profile_id, date, notes, status, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    .run(studyId, nextPosition(db, 'experiment', 'study_id', studyId), e.title, e.profileId, e.date, e.notes, e.status, t, t).lastInsertRowid);
+}
+
+export function updateExperiment(db: Db, id: number, e: ExperimentColumns): void {
+  db.prepare(`UPDATE experiment SET title = ?, profile_id = ?, date = ?, notes = ?, status = ?, updated_at = ? WHERE id = ?`)
+    .run(e.title, e.profileId, e.date, e.notes, e.status, now(), id);
+}
+
+export function setExperimentDeleted(db: Db, id: number, deleted: boolean): void {
+  db.prepare(`UPDATE experiment SET deleted_at = ? WHERE id = ?`).run(deleted ? now() : null, id);
+}
+
+/** Rewrite positions 0..n-1 in the given order. */
+export function setExperimentOrder(db: Db, orderedIds: readonly number[]): void {
+  const upd = db.prepare(`UPDATE experiment SET position = ? WHERE id = ?`);
+  orderedIds.forEach((eid, i) => upd.run(i, eid));
+}
+
+export function liveExperimentIds(db: Db, studyId: number): number[] {
+  return (db.prepare(`SELECT id FROM experiment WHERE study_id = ? AND deleted_at IS NULL ORDER BY position, id`).all(studyId) as { id: number }[]).map((r) => r.id);
+}
+
+// ---- config changes and metrics ----------------------------------------------------------------
+
+export function getConfigChange(db: Db, id: number): (ConfigChange & { experimentId: number }) | undefined {
+  const r = db.prepare(`SELECT * FROM config_change WHERE id = ?`).get(id) as ChangeRow | undefined;
+  return r && { ...toChange(r), experimentId: r.experiment_id };
+}
+
+export function insertConfigChange(db: Db, experimentId: number, c: Omit<ConfigChange, 'id'>): number {
+  return Number(db.prepare(`INSERT INTO config_change (experiment_id, position, scope, key, before, after, why) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+    .run(experimentId, nextPosition(db, 'config_change', 'experiment_id', experimentId), c.scope, c.key, c.before, c.after, c.why).lastInsertRowid);
+}
+
+export function updateConfigChange(db: Db, id: number, c: Omit<ConfigChange, 'id'>): void {
+  db.prepare(`UPDATE config_change SET scope = ?, key = ?, before = ?, after = ?, why = ? WHERE id = ?`).run(c.scope, c.key, c.before, c.after, c.why, id);
+}
+
+export function deleteConfigChange(db: Db, id: number): void {
+  db.prepare(`DELETE FROM config_change WHERE id = ?`).run(id);
+}
+
+export function getResultMetric(db: Db, id: number): (ResultMetric & { experimentId: number }) | undefined {
+  const r = db.prepare(`SELECT * FROM result_metric WHERE id = ?`).get(id) as MetricRow | undefined;
+  return r && { ...toMetric(r), experimentId: r.experiment_id };
+}
+
+export function clearPrimary(db: Db, experimentId: number): void {
+  db.prepare(`UPDATE result_metric SET is_primary = 0 WHERE experiment_id = ?`).run(experimentId);
+}
+
+export function insertResultMetric(db: Db, experimentId: number, m: Omit<ResultMetric, 'id'>): number {
+  return Number(db.prepare(`INSERT INTO result_metric (experiment_id, position, name, value, unit, better, is_primary) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+    .run(experimentId, nextPosition(db, 'result_metric', 'experiment_id', experimentId), m.name, m.value, m.unit, m.better, m.primary ? 1 : 0).lastInsertRowid);
+}
+
+export function updateResultMetric(db: Db, id: number, m: Omit<ResultMetric, 'id'>): void {
+  db.prepare(`UPDATE result_metric SET name = ?, value = ?, unit = ?, better = ?, is_primary = ? WHERE id = ?`).run(m.name, m.value, m.unit, m.better, m.primary ? 1 : 0, id);
+}
+
+export function deleteResultMetric(db: Db, id: number): void {
+  db.prepare(`DELETE FROM result_metric WHERE id = ?`).run(id);
+}
+
+// ---- search ------------------------------------------------------------------------------------
+
+/** Turn what a user typed into a safe FTS5 query: every word a quoted prefix term, all required. */
+export function ftsQuery(input: string): string | null {
+  const words = input.normalize('NFKC').match(/[\p{L}\p{N}_]+/gu);
+  if (!words || words.length === 0) return null;
+  return words.slice(0, 16).map((w) => `"${w}"*`).join(' ');
+}
+
+export function search(db: Db, input: string, limit = 50): SearchHit[] {
+  const q = ftsQuery(input);
+  if (!q) return [];
+  const rows = db.prepare(`
+    SELECT si.kind, si.study_id AS studyId, si.experiment_id AS experimentId, si.profile_id AS profileId,
+           CASE WHEN si.kind = 'config' THEN coalesce(e.title, '') || ' · ' || si.title ELSE si.title END AS title,
+           snippet(search_index, -1, char(2), char(3), '…', 12) AS snippet
+    FROM search_index si
+    LEFT JOIN study s ON s.id = si.study_id
+    LEFT JOIN experiment e ON e.id = si.experiment_id
+    WHERE search_index MATCH ?
+      AND (si.study_id IS NULL OR s.deleted_at IS NULL)
+      AND (si.experiment_id IS NULL OR e.deleted_at IS NULL)
+    ORDER BY rank
+    LIMIT ?`).all(q, limit) as SearchHit[];
+  return rows;
+}

@@ -1,0 +1,356 @@
+/**
+ * NotebookService: the notebook's operations over one open notebook file. Implements the
+ * synchronous ApiMethods minus the notebook-file methods (Backend adds those). Every argument is
+ * checked here, since all three hosts pass untrusted JSON straight through.
+ */
+import type { ApiMethods } from '../../shared/api';
+import { TunebookError } from '../../shared/api';
+import {
+  COMPARATORS, DISK_KINDS, EXPERIMENT_STATUSES,
+  type ConfigChange, type Disk, type Experiment, type HardwareProfile, type RequirementInput, type ResultMetric,
+  type SearchHit, type Study, type StudyDetail, type StudySummary, type TimelineRow,
+} from '../../shared/model';
+import { computeTimeline } from '../../shared/timeline';
+import * as v from '../../shared/validate';
+import type { Db } from '../db/connection';
+import * as q from '../db/queries';
+
+type NotebookMethods = Omit<ApiMethods, 'notebookInfo' | 'openNotebook' | 'recentNotebooks'>;
+
+const today = (): string => new Date().toISOString().slice(0, 10);
+
+function notFound(what: string, id: number): never {
+  throw new TunebookError('not-found', `${what} ${id} does not exist (it may have been deleted)`);
+}
+
+export class NotebookService implements NotebookMethods {
+  /** called after every write with the study it touched (null: profiles) */
+  onChange: (studyId: number | null) => void = () => {};
+
+  constructor(readonly db: Db) {}
+
+  private tx<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  private study(id: unknown): Study {
+    const sid = v.id(id, 'study id');
+    return q.getStudy(this.db, sid) ?? notFound('study', sid);
+  }
+
+  private experiment(id: unknown): Experiment {
+    const eid = v.id(id, 'experiment id');
+    return q.getExperiment(this.db, eid) ?? notFound('experiment', eid);
+  }
+
+  private changed(studyId: number | null): void {
+    if (studyId !== null) q.touchStudy(this.db, studyId);
+    this.onChange(studyId);
+  }
+
+  // ---- studies -------------------------------------------------------------------------------
+
+  listStudies(): StudySummary[] {
+    return q.listStudies(this.db);
+  }
+
+  getStudy(id: number): StudyDetail {
+    const study = this.study(id);
+    return { study, experiments: q.listExperiments(this.db, study.id) };
+  }
+
+  createStudy(input: { title: string; goal?: string }): Study {
+    const r = v.record(input, 'study');
+    const title = v.text(r.title, 'title', { required: true, max: 300 }).trim();
+    const goal = v.optText(r.goal, 'goal') ?? '';
+    const id = q.insertStudy(this.db, title, goal);
+    this.onChange(id);
+    return q.getStudy(this.db, id)!;
+  }
+
+  updateStudy(id: number, patch: { title?: string; goal?: string }): Study {
+    const study = this.study(id);
+    const r = v.record(patch, 'patch');
+    const title = r.title === undefined ? undefined : v.text(r.title, 'title', { required: true, max: 300 }).trim();
+    q.updateStudy(this.db, study.id, { title, goal: v.optText(r.goal, 'goal') });
+    this.onChange(study.id);
+    return q.getStudy(this.db, study.id)!;
+  }
+
+  setRequirements(studyId: number, requirements: RequirementInput[]): Study {
+    const study = this.study(studyId);
+    if (!Array.isArray(requirements)) v.fail('requirements must be a list');
+    const reqs = requirements.map((raw, i) => {
+      const r = v.record(raw, `requirement ${i + 1}`);
+      return {
+        metric: v.text(r.metric, `requirement ${i + 1} metric`, { required: true, max: 200 }).trim(),
+        comparator: v.oneOf(r.comparator, COMPARATORS, `requirement ${i + 1} comparator`),
+        threshold: v.finite(r.threshold, `requirement ${i + 1} threshold`),
+        unit: v.optText(r.unit, 'unit', 40) ?? '',
+        label: v.optText(r.label, 'label', 200) ?? '',
+      };
+    });
+    this.tx(() => { q.replaceRequirements(this.db, study.id, reqs); this.changed(study.id); });
+    return q.getStudy(this.db, study.id)!;
+  }
+
+  deleteStudy(id: number): void {
+    const study = this.study(id);
+    q.setStudyDeleted(this.db, study.id, true);
+    this.onChange(study.id);
+  }
+
+  restoreStudy(id: number): Study {
+    const sid = v.id(id, 'study id');
+    if (!q.getStudy(this.db, sid, true)) notFound('study', sid);
+    q.setStudyDeleted(this.db, sid, false);
+    this.onChange(sid);
+    return q.getStudy(this.db, sid)!;
+  }
+
+  timeline(studyId: number): TimelineRow[] {
+    const study = this.study(studyId);
+    return computeTimeline(q.listExperiments(this.db, study.id), study.requirements);
+  }
+
+  // ---- profiles ------------------------------------------------------------------------------
+
+  listProfiles(): HardwareProfile[] {
+    return q.listProfiles(this.db);
+  }
+
+  private profileColumns(raw: unknown, base?: HardwareProfile): q.ProfileColumns {
+    const r = v.record(raw, 'profile');
+    const str = (key: string, max = 2000): string | undefined => v.optText(r[key], key, max);
+    const disks = r.disks === undefined ? base?.disks ?? [] : this.disks(r.disks);
+    const name = r.name === undefined ? base?.name : v.text(r.name, 'name', { required: true, max: 300 }).trim();
+    if (!name) v.fail('name must not be empty');
+    const count = (key: string, current: number | null | undefined): number | null => {
+      const x = v.optCount(r[key], key);
+      return x === undefined ? current ?? null : x;
+    };
+    return {
+      name,
+      cpuModel: str('cpuModel') ?? base?.cpuModel ?? '',
+      cores: count('cores', base?.cores),
+      threads: count('threads', base?.threads),
+      memoryBytes: count('memoryBytes', base?.memoryBytes),
+      disks,
+      os: str('os') ?? base?.os ?? '',
+      kernel: str('kernel') ?? base?.kernel ?? '',
+      cloud: str('cloud') ?? base?.cloud ?? '',
+      software: str('software', 10_000) ?? base?.software ?? '',
+      notes: str('notes', 100_000) ?? base?.notes ?? '',
+    };
+  }
+
+  private disks(raw: unknown): Disk[] {
+    if (!Array.isArray(raw)) v.fail('disks must be a list');
+    if (raw.length > 64) v.fail('at most 64 disks per profile');
+    return raw.map((d, i) => {
+      const r = v.record(d, `disk ${i + 1}`);
+      const n = (key: string): number | null => v.optCount(r[key], `disk ${i + 1} ${key}`) ?? null;
+      return {
+        name: v.text(r.name, `disk ${i + 1} name`, { required: true, max: 200 }).trim(),
+        sizeBytes: n('sizeBytes'),
+        logicalSectorBytes: n('logicalSectorBytes'),
+        physicalSectorBytes: n('physicalSectorBytes'),
+        blockBytes: n('blockBytes'),
+        kind: r.kind === undefined ? 'unknown' : v.oneOf(r.kind, DISK_KINDS, `disk ${i + 1} kind`),
+      };
+    });
+  }
+
+  createProfile(input: Parameters<ApiMethods['createProfile']>[0]): HardwareProfile {
+    const cols = this.profileColumns(input);
+    const id = q.insertProfile(this.db, cols);
+    this.onChange(null);
+    return q.getProfile(this.db, id)!;
+  }
+
+  updateProfile(id: number, patch: Parameters<ApiMethods['updateProfile']>[1]): HardwareProfile {
+    const pid = v.id(id, 'profile id');
+    const current = q.getProfile(this.db, pid) ?? notFound('hardware profile', pid);
+    q.updateProfile(this.db, pid, this.profileColumns(patch, current));
+    this.onChange(null);
+    return q.getProfile(this.db, pid)!;
+  }
+
+  deleteProfile(id: number): void {
+    const pid = v.id(id, 'profile id');
+    const p = q.getProfile(this.db, pid) ?? notFound('hardware profile', pid);
+    const used = q.profileUse(this.db, pid);
+    if (used > 0) {
+      throw new TunebookError('conflict', `"${p.name}" is used by ${used} experiment${used === 1 ? '' : 's'} (including any in the trash); choose another profile for them first`);
+    }
+    q.deleteProfile(this.db, pid);
+    this.onChange(null);
+  }
+
+  // ---- experiments ---------------------------------------------------------------------------
+
+  private experimentColumns(raw: unknown, base?: Experiment): q.ExperimentColumns {
+    const r = v.record(raw, 'experiment');
+    const title = r.title === undefined ? base?.title : v.text(r.title, 'title', { required: true, max: 300 }).trim();
+    if (!title) v.fail('title must not be empty');
+    let profileId = base?.profileId ?? null;
+    if (r.profileId !== undefined) {
+      profileId = r.profileId === null ? null : v.id(r.profileId, 'profile id');
+      if (profileId !== null && !q.getProfile(this.db, profileId)) notFound('hardware profile', profileId);
+    }
+    return {
+      title,
+      profileId,
+      date: r.date === undefined ? base?.date ?? today() : v.isoDate(r.date),
+      notes: v.optText(r.notes, 'notes', 1_000_000) ?? base?.notes ?? '',
+      status: r.status === undefined ? base?.status ?? 'kept' : v.oneOf(r.status, EXPERIMENT_STATUSES, 'status'),
+    };
+  }
+
+  createExperiment(studyId: number, input: Parameters<ApiMethods['createExperiment']>[1]): Experiment {
+    const study = this.study(studyId);
+    const cols = this.experimentColumns(input);
+    const id = this.tx(() => { const id = q.insertExperiment(this.db, study.id, cols); this.changed(study.id); return id; });
+    return q.getExperiment(this.db, id)!;
+  }
+
+  updateExperiment(id: number, patch: Parameters<ApiMethods['updateExperiment']>[1]): Experiment {
+    const e = this.experiment(id);
+    const cols = this.experimentColumns(patch, e);
+    this.tx(() => { q.updateExperiment(this.db, e.id, cols); this.changed(e.studyId); });
+    return q.getExperiment(this.db, e.id)!;
+  }
+
+  deleteExperiment(id: number): void {
+    const e = this.experiment(id);
+    this.tx(() => {
+      q.setExperimentDeleted(this.db, e.id, true);
+      q.setExperimentOrder(this.db, q.liveExperimentIds(this.db, e.studyId));
+      this.changed(e.studyId);
+    });
+  }
+
+  restoreExperiment(id: number): Experiment {
+    const eid = v.id(id, 'experiment id');
+    const e = q.getExperiment(this.db, eid, true) ?? notFound('experiment', eid);
+    if (!q.getStudy(this.db, e.studyId)) throw new TunebookError('conflict', 'restore its study first: it is in the trash');
+    this.tx(() => {
+      // back where it was: before the experiment that now holds its old position
+      const ids = q.liveExperimentIds(this.db, e.studyId).filter((x) => x !== e.id);
+      ids.splice(Math.min(e.position, ids.length), 0, e.id);
+      q.setExperimentDeleted(this.db, e.id, false);
+      q.setExperimentOrder(this.db, ids);
+      this.changed(e.studyId);
+    });
+    return q.getExperiment(this.db, e.id)!;
+  }
+
+  moveExperiment(id: number, position: number): Experiment[] {
+    const e = this.experiment(id);
+    if (typeof position !== 'number' || !Number.isSafeInteger(position) || position < 0) v.fail('position must be a whole number ≥ 0');
+    this.tx(() => {
+      const ids = q.liveExperimentIds(this.db, e.studyId).filter((x) => x !== e.id);
+      ids.splice(Math.min(position, ids.length), 0, e.id);
+      q.setExperimentOrder(this.db, ids);
+      this.changed(e.studyId);
+    });
+    return q.listExperiments(this.db, e.studyId);
+  }
+
+  // ---- config changes ------------------------------------------------------------------------
+
+  private changeColumns(raw: unknown, base?: ConfigChange): Omit<ConfigChange, 'id'> {
+    const r = v.record(raw, 'config change');
+    const key = r.key === undefined ? base?.key : v.text(r.key, 'key', { required: true, max: 1000 }).trim();
+    if (!key) v.fail('key must not be empty');
+    return {
+      key,
+      scope: v.optText(r.scope, 'scope', 200) ?? base?.scope ?? '',
+      before: v.optText(r.before, 'before', 100_000) ?? base?.before ?? '',
+      after: v.optText(r.after, 'after', 100_000) ?? base?.after ?? '',
+      why: v.optText(r.why, 'why', 100_000) ?? base?.why ?? '',
+    };
+  }
+
+  addConfigChange(experimentId: number, input: Parameters<ApiMethods['addConfigChange']>[1]): ConfigChange {
+    const e = this.experiment(experimentId);
+    const cols = this.changeColumns(input);
+    const id = this.tx(() => { const id = q.insertConfigChange(this.db, e.id, cols); this.changed(e.studyId); return id; });
+    return q.getConfigChange(this.db, id)!;
+  }
+
+  updateConfigChange(id: number, patch: Parameters<ApiMethods['updateConfigChange']>[1]): ConfigChange {
+    const cid = v.id(id, 'config change id');
+    const c = q.getConfigChange(this.db, cid) ?? notFound('config change', cid);
+    const e = this.experiment(c.experimentId);
+    this.tx(() => { q.updateConfigChange(this.db, cid, this.changeColumns(patch, c)); this.changed(e.studyId); });
+    const { experimentId: _e, ...out } = q.getConfigChange(this.db, cid)!;
+    return out;
+  }
+
+  deleteConfigChange(id: number): void {
+    const cid = v.id(id, 'config change id');
+    const c = q.getConfigChange(this.db, cid) ?? notFound('config change', cid);
+    const e = this.experiment(c.experimentId);
+    this.tx(() => { q.deleteConfigChange(this.db, cid); this.changed(e.studyId); });
+  }
+
+  // ---- result metrics ------------------------------------------------------------------------
+
+  private metricColumns(raw: unknown, base?: ResultMetric): Omit<ResultMetric, 'id'> {
+    const r = v.record(raw, 'metric');
+    const name = r.name === undefined ? base?.name : v.text(r.name, 'name', { required: true, max: 200 }).trim();
+    if (!name) v.fail('name must not be empty');
+    const value = r.value === undefined ? base?.value : v.finite(r.value, 'value');
+    if (value === undefined) v.fail('value must be a number');
+    return {
+      name,
+      value,
+      unit: v.optText(r.unit, 'unit', 40) ?? base?.unit ?? '',
+      better: r.better === undefined ? base?.better ?? 'higher' : v.oneOf(r.better, ['higher', 'lower'] as const, 'better'),
+      primary: r.primary === undefined ? base?.primary ?? false : v.bool(r.primary, 'primary'),
+    };
+  }
+
+  addResultMetric(experimentId: number, input: Parameters<ApiMethods['addResultMetric']>[1]): ResultMetric {
+    const e = this.experiment(experimentId);
+    const cols = this.metricColumns(input);
+    // the first metric of an experiment is its primary one unless said otherwise
+    if ((input as { primary?: unknown }).primary === undefined && e.metrics.length === 0) cols.primary = true;
+    const id = this.tx(() => {
+      if (cols.primary) q.clearPrimary(this.db, e.id);
+      const id = q.insertResultMetric(this.db, e.id, cols);
+      this.changed(e.studyId);
+      return id;
+    });
+    const { experimentId: _e, ...out } = q.getResultMetric(this.db, id)!;
+    return out;
+  }
+
+  updateResultMetric(id: number, patch: Parameters<ApiMethods['updateResultMetric']>[1]): ResultMetric {
+    const mid = v.id(id, 'metric id');
+    const m = q.getResultMetric(this.db, mid) ?? notFound('metric', mid);
+    const e = this.experiment(m.experimentId);
+    const cols = this.metricColumns(patch, m);
+    this.tx(() => {
+      if (cols.primary && !m.primary) q.clearPrimary(this.db, e.id);
+      q.updateResultMetric(this.db, mid, cols);
+      this.changed(e.studyId);
+    });
+    const { experimentId: _e, ...out } = q.getResultMetric(this.db, mid)!;
+    return out;
+  }
+
+  deleteResultMetric(id: number): void {
+    const mid = v.id(id, 'metric id');
+    const m = q.getResultMetric(this.db, mid) ?? notFound('metric', mid);
+    const e = this.experiment(m.experimentId);
+    this.tx(() => { q.deleteResultMetric(this.db, mid); this.changed(e.studyId); });
+  }
+
+  // ---- search --------------------------------------------------------------------------------
+
+  search(query: string): SearchHit[] {
+    return q.search(this.db, v.text(query, 'query', { max: 500 }));
+  }
+}

@@ -1,0 +1,42 @@
+// Builds everything `npm start`, `npm run serve`, the CLI and the tests need:
+//   dist/electron/main.cjs, dist/electron/preload.cjs  (Electron main + sandboxed preload)
+//   dist/cli.cjs                                        (tunebook CLI and browser-mode host)
+//   dist/renderer/                                      (the React UI, built by Vite)
+// Node-side bundles keep better-sqlite3 and electron external.
+import { build as esbuild } from 'esbuild';
+import { build as vite } from 'vite';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const only = process.argv[2]; // optional: node | renderer
+const pkg = JSON.parse(await (await import('node:fs/promises')).readFile(path.join(root, 'package.json'), 'utf8'));
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: 'linked',
+  external: ['electron', 'better-sqlite3'],
+  define: { __APP_VERSION__: JSON.stringify(pkg.version) },
+  logLevel: 'warning',
+  absWorkingDir: root,
+};
+
+if (only !== 'renderer') {
+  const entries = [
+    ['electron/cli/main.ts', 'dist/cli.cjs'],
+    ['electron/services/parseWorker.ts', 'dist/parseWorker.cjs'],
+    ['electron/main/main.ts', 'dist/electron/main.cjs'],
+    ['electron/main/preload.ts', 'dist/electron/preload.cjs'],
+  ];
+  for (const [entry, outfile] of entries) {
+    if (!existsSync(path.join(root, entry))) continue;
+    await esbuild({ ...common, entryPoints: [entry], outfile });
+  }
+}
+if (only !== 'node' && existsSync(path.join(root, 'renderer/index.html'))) {
+  await vite({ configFile: path.join(root, 'renderer/vite.config.ts'), logLevel: 'warn' });
+}

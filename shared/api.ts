@@ -1,0 +1,108 @@
+/**
+ * TunebookApi: the one contract between the UI and the back end. Served by three hosts —
+ * Electron IPC (electron/main), browser mode over HTTP (electron/host) and the CLI — and consumed by
+ * the renderer through `window.tunebook` or the HTTP client, which both satisfy `TunebookApi`.
+ * Arguments and results are JSON-safe.
+ */
+import type {
+  ConfigChange, ConfigChangeInput, Experiment, ExperimentInput, HardwareProfile, HardwareProfileInput,
+  NotebookInfo, RequirementInput, ResultMetric, ResultMetricInput, SearchHit, Study, StudyDetail,
+  StudySummary, TimelineRow,
+} from './model';
+
+/** The methods, written synchronously; every host exposes them as async (see TunebookApi). */
+export interface ApiMethods {
+  // notebook file
+  notebookInfo(): NotebookInfo;
+  /** open (or create when `create`) a notebook file at a path on the host */
+  openNotebook(path: string, create: boolean): NotebookInfo;
+  recentNotebooks(): string[];
+
+  // studies
+  listStudies(): StudySummary[];
+  getStudy(id: number): StudyDetail;
+  createStudy(input: { title: string; goal?: string }): Study;
+  updateStudy(id: number, patch: { title?: string; goal?: string }): Study;
+  setRequirements(studyId: number, requirements: RequirementInput[]): Study;
+  /** moves the study to the trash; restoreStudy undoes it */
+  deleteStudy(id: number): void;
+  restoreStudy(id: number): Study;
+  timeline(studyId: number): TimelineRow[];
+
+  // hardware profiles
+  listProfiles(): HardwareProfile[];
+  createProfile(input: Partial<HardwareProfileInput> & { name: string }): HardwareProfile;
+  updateProfile(id: number, patch: Partial<HardwareProfileInput>): HardwareProfile;
+  /** refused while experiments use the profile */
+  deleteProfile(id: number): void;
+
+  // experiments
+  createExperiment(studyId: number, input: Partial<ExperimentInput> & { title: string }): Experiment;
+  updateExperiment(id: number, patch: Partial<ExperimentInput>): Experiment;
+  /** moves the experiment to the trash; restoreExperiment undoes it */
+  deleteExperiment(id: number): void;
+  restoreExperiment(id: number): Experiment;
+  /** move to a 0-based position among the study's experiments; returns the study's new order */
+  moveExperiment(id: number, position: number): Experiment[];
+
+  addConfigChange(experimentId: number, input: Partial<ConfigChangeInput> & { key: string }): ConfigChange;
+  updateConfigChange(id: number, patch: Partial<ConfigChangeInput>): ConfigChange;
+  deleteConfigChange(id: number): void;
+
+  /** marking a metric primary unmarks the experiment's other metrics */
+  addResultMetric(experimentId: number, input: Partial<ResultMetricInput> & { name: string; value: number }): ResultMetric;
+  updateResultMetric(id: number, patch: Partial<ResultMetricInput>): ResultMetric;
+  deleteResultMetric(id: number): void;
+
+  // search
+  search(query: string): SearchHit[];
+}
+
+export type ApiMethodName = keyof ApiMethods;
+
+type Asyncify<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never };
+
+/** What the renderer calls. */
+export type TunebookApi = Asyncify<ApiMethods> & {
+  /** subscribe to back-end events; returns an unsubscribe function */
+  on<E extends keyof ApiEvents>(event: E, listener: (payload: ApiEvents[E]) => void): () => void;
+};
+
+/** Events pushed from the back end (IPC send / SSE). */
+export interface ApiEvents {
+  /** another notebook file was opened (File › Open in Electron, or openNotebook from any client) */
+  onDidChangeNotebook: NotebookInfo;
+  /** data changed outside this window (another client, an import) */
+  onDidChangeData: { studyId: number | null };
+}
+export const API_EVENTS = ['onDidChangeNotebook', 'onDidChangeData'] as const satisfies readonly (keyof ApiEvents)[];
+
+/** Every method name, for hosts that route by name. The type check below keeps it complete. */
+export const API_METHODS = [
+  'notebookInfo', 'openNotebook', 'recentNotebooks',
+  'listStudies', 'getStudy', 'createStudy', 'updateStudy', 'setRequirements', 'deleteStudy', 'restoreStudy', 'timeline',
+  'listProfiles', 'createProfile', 'updateProfile', 'deleteProfile',
+  'createExperiment', 'updateExperiment', 'deleteExperiment', 'restoreExperiment', 'moveExperiment',
+  'addConfigChange', 'updateConfigChange', 'deleteConfigChange',
+  'addResultMetric', 'updateResultMetric', 'deleteResultMetric',
+  'search',
+] as const satisfies readonly ApiMethodName[];
+
+type Missing = Exclude<ApiMethodName, (typeof API_METHODS)[number]>;
+// Compile-time completeness check: fails to compile when a method is not listed above.
+export const API_METHODS_COMPLETE: Missing extends never ? true : Missing = true;
+
+export function isApiMethod(name: string): name is ApiMethodName {
+  return (API_METHODS as readonly string[]).includes(name);
+}
+
+/** An error a user can act on (bad input, not found, refused). Hosts carry `code` and `message` across. */
+export class TunebookError extends Error {
+  constructor(readonly code: 'invalid' | 'not-found' | 'conflict' | 'refused' | 'internal', message: string) {
+    super(message);
+    this.name = 'TunebookError';
+  }
+}
+
+/** The wire form of an error, over IPC and HTTP. */
+export interface ApiErrorBody { error: { code: string; message: string } }

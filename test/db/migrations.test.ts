@@ -1,0 +1,87 @@
+import Database from 'better-sqlite3';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TunebookError } from '../../shared/api';
+import { migrate, openNotebookDb, schemaVersion } from '../../electron/db/connection';
+import { checkMigrations, LATEST_VERSION, MIGRATIONS } from '../../electron/db/migrations/index';
+import { useTempDir } from '../helpers';
+
+describe('migrations', () => {
+  const tmp = useTempDir();
+
+  it('are numbered 1..n in order, and the check catches a gap', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    expect(() => checkMigrations([MIGRATIONS[1]!])).toThrow(/out of order/);
+  });
+
+  it('create a new notebook at the latest version with WAL, foreign keys and STRICT tables', () => {
+    const db = openNotebookDb(path.join(tmp(), 'a.tunebook'), { create: true });
+    expect(schemaVersion(db)).toBe(LATEST_VERSION);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    const strict = db.prepare(`SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE 'search_index%'`).all() as { name: string; sql: string }[];
+    expect(strict.length).toBeGreaterThanOrEqual(7);
+    for (const t of strict) expect(t.sql, t.name).toMatch(/\)\s*STRICT$/);
+    // STRICT really rejects a wrong type
+    expect(() => db.prepare(`INSERT INTO study (title, goal, created_at, updated_at) VALUES (1, x'00', 'a', 'b')`).run()).toThrow();
+    db.close();
+  });
+
+  it.each(MIGRATIONS.slice(0, -1).map((m) => m.version))('upgrade a notebook from schema %i with its data intact', (from) => {
+    const file = path.join(tmp(), `from-${from}.tunebook`);
+    const old = openNotebookDb(file, { create: true, targetVersion: from });
+    expect(schemaVersion(old)).toBe(from);
+    old.prepare(`INSERT INTO study (title, goal, created_at, updated_at) VALUES ('opcache study', 'reach 300 req/s', 'a', 'b')`).run();
+    old.prepare(`INSERT INTO experiment (study_id, position, title, date, notes, status, created_at, updated_at) VALUES (1, 0, 'baseline', '2019-01-01', 'ab -n 100000', 'kept', 'a', 'b')`).run();
+    old.close();
+    const db = openNotebookDb(file);
+    expect(schemaVersion(db)).toBe(LATEST_VERSION);
+    expect(db.prepare(`SELECT title FROM study`).pluck().all()).toEqual(['opcache study']);
+    // rows written before the search migration are searchable after it
+    expect(db.prepare(`SELECT kind FROM search_index WHERE search_index MATCH '"opcache"*'`).pluck().all()).toEqual(['study']);
+    db.close();
+  });
+
+  it('a failing migration rolls back and leaves the version where it was', () => {
+    const file = path.join(tmp(), 'broken.tunebook');
+    const db = openNotebookDb(file, { create: true, targetVersion: 1 });
+    const bad = [...MIGRATIONS.slice(0, 1), { version: 2, name: 'bad', up: `CREATE TABLE x (a INTEGER) STRICT; INSERT INTO nope VALUES (1);` }];
+    expect(() => migrate(db, bad)).toThrow();
+    expect(schemaVersion(db)).toBe(1);
+    expect(db.prepare(`SELECT count(*) FROM sqlite_schema WHERE name = 'x'`).pluck().get()).toBe(0);
+    db.close();
+  });
+
+  it('refuse a notebook written by a newer Tunebook and leave the file byte-for-byte untouched', () => {
+    const file = path.join(tmp(), 'newer.tunebook');
+    const db = openNotebookDb(file, { create: true });
+    db.pragma(`user_version = ${LATEST_VERSION + 1}`);
+    db.pragma('journal_mode = DELETE');
+    db.close();
+    const before = readFileSync(file);
+    let err: unknown;
+    try { openNotebookDb(file); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(TunebookError);
+    expect((err as TunebookError).code).toBe('refused');
+    expect((err as Error).message).toMatch(/newer version of Tunebook.*schema 3.*up to 2/);
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(existsSync(file + '-wal')).toBe(false);
+  });
+
+  it('refuse a file that is not a notebook, and another application\'s database, untouched', () => {
+    const text = path.join(tmp(), 'notes.txt');
+    writeFileSync(text, 'hello, not a database');
+    expect(() => openNotebookDb(text)).toThrow(/not a Tunebook notebook/);
+    expect(readFileSync(text, 'utf8')).toBe('hello, not a database');
+    const other = path.join(tmp(), 'other.sqlite');
+    const o = new Database(other);
+    o.exec(`CREATE TABLE songs (id INTEGER PRIMARY KEY)`);
+    o.close();
+    expect(() => openNotebookDb(other)).toThrow(/another application/);
+  });
+
+  it('a missing file is an error unless asked to create it', () => {
+    expect(() => openNotebookDb(path.join(tmp(), 'missing.tunebook'))).toThrow(/no notebook at/);
+  });
+});

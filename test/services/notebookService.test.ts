@@ -1,0 +1,125 @@
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Backend } from '../../electron/services/backend';
+import type { ApiMethods } from '../../shared/api';
+import { useTempDir } from '../helpers';
+
+/** Case study A (product.md) through the contract: 140 → 205 → 286 req/s. */
+function enterCaseStudyA(api: ApiMethods) {
+  const study = api.createStudy({ title: 'health-check QPS', goal: 'Find why the health-check API only reaches 140 req/s under ab -c 1000' });
+  const profile = api.createProfile({
+    name: 'Aliyun 4C8G', cpuModel: 'Intel Xeon', cores: 4, threads: 4, memoryBytes: 8 * 1024 ** 3, os: 'CentOS 7.5 (BBR)',
+    cloud: 'Alibaba Cloud ECS 4C8G', software: 'nginx 1.15, PHP-FPM + Laravel 5.7 (opcache on), MySQL 5.7, Redis 5, docker-compose',
+    disks: [{ name: 'vda', sizeBytes: 53687091200, logicalSectorBytes: 512, physicalSectorBytes: 512, blockBytes: 4096, kind: 'virtual' }],
+  });
+  const base = api.createExperiment(study.id, { title: 'Baseline: ab -n 100000 -c 1000', profileId: profile.id, date: '2019-03-01', notes: 'top: CPU 100 %, 80 % user' });
+  api.addResultMetric(base.id, { name: 'requests_per_second', value: 140, unit: '1/s', better: 'higher' });
+  const c1 = api.createExperiment(study.id, { title: 'opcache: stop revalidating timestamps', profileId: profile.id, date: '2019-03-02' });
+  api.addConfigChange(c1.id, { scope: 'php.ini', key: 'opcache.validate_timestamps', before: '1', after: '0', why: 'strace: most calls are stat() from opcache revalidation' });
+  api.addConfigChange(c1.id, { scope: 'php.ini', key: 'opcache.revalidate_freq', before: '2', after: '0', why: 'no revalidation' });
+  api.addResultMetric(c1.id, { name: 'requests_per_second', value: 205, unit: '1/s', better: 'higher' });
+  const c2 = api.createExperiment(study.id, { title: 'phpredis instead of predis', profileId: profile.id, date: '2019-03-03' });
+  api.addConfigChange(c2.id, { scope: 'app config', key: 'config/database.php redis.client', before: 'predis', after: 'phpredis', why: 'perf: time in send/ip/tcp paths of pure-PHP predis' });
+  api.addResultMetric(c2.id, { name: 'requests_per_second', value: 286, unit: '1/s', better: 'higher' });
+  return { study, profile, base, c1, c2 };
+}
+
+describe('NotebookService through the Backend', () => {
+  const tmp = useTempDir();
+  let backend: Backend;
+  let api: ApiMethods;
+  beforeEach(() => {
+    backend = new Backend({ notebookPath: path.join(tmp(), 'nb.tunebook'), userDataDir: tmp() });
+    api = backend.api;
+    return () => backend.close();
+  });
+
+  it('tells case study A with the right percentages', () => {
+    const { study } = enterCaseStudyA(api);
+    const rows = api.timeline(study.id);
+    expect(rows.map((r) => r.value)).toEqual([140, 205, 286]);
+    expect(rows.map((r) => r.stepChangePercent)).toEqual([null, 46.4, 39.5]);
+    expect(rows.map((r) => r.cumulativeChangePercent)).toEqual([null, 46.4, 104.3]);
+    expect(api.listStudies()[0]).toMatchObject({ title: 'health-check QPS', experimentCount: 3 });
+  });
+
+  it('evaluates requirements against the primary metric', () => {
+    const { study } = enterCaseStudyA(api);
+    api.setRequirements(study.id, [{ metric: 'requests_per_second', comparator: '>=', threshold: 250, unit: '1/s', label: 'target' }]);
+    expect(api.timeline(study.id).map((r) => r.meetsGoal)).toEqual([false, false, true]);
+    expect(api.getStudy(study.id).study.requirements).toMatchObject([{ metric: 'requests_per_second', comparator: '>=', threshold: 250 }]);
+    expect(() => api.setRequirements(study.id, [{ metric: 'x', comparator: '=>' as never, threshold: 1, unit: '', label: '' }])).toThrow(/comparator must be one of/);
+  });
+
+  it('reorders experiments and keeps positions dense', () => {
+    const { study, c2 } = enterCaseStudyA(api);
+    const order = api.moveExperiment(c2.id, 0);
+    expect(order.map((e) => e.title)).toEqual(['phpredis instead of predis', 'Baseline: ab -n 100000 -c 1000', 'opcache: stop revalidating timestamps']);
+    expect(order.map((e) => e.position)).toEqual([0, 1, 2]);
+    expect(api.timeline(study.id).map((r) => r.value)).toEqual([286, 140, 205]);
+  });
+
+  it('deletes and restores studies and experiments (undo)', () => {
+    const { study, c1 } = enterCaseStudyA(api);
+    api.deleteExperiment(c1.id);
+    expect(api.getStudy(study.id).experiments.map((e) => e.position)).toEqual([0, 1]);
+    expect(api.search('revalidate')).toEqual([]);
+    api.restoreExperiment(c1.id);
+    expect(api.getStudy(study.id).experiments.map((e) => e.title)[1]).toBe('opcache: stop revalidating timestamps');
+    api.deleteStudy(study.id);
+    expect(api.listStudies()).toEqual([]);
+    expect(() => api.getStudy(study.id)).toThrow(/does not exist/);
+    api.restoreStudy(study.id);
+    expect(api.timeline(study.id).map((r) => r.value)).toEqual([140, 205, 286]);
+  });
+
+  it('keeps one primary metric per experiment', () => {
+    const { base } = enterCaseStudyA(api);
+    const lat = api.addResultMetric(base.id, { name: 'latency_mean_seconds', value: 7.1, unit: 's', better: 'lower', primary: true });
+    const metrics = api.getStudy(base.studyId).experiments[0]!.metrics;
+    expect(metrics.filter((m) => m.primary).map((m) => m.id)).toEqual([lat.id]);
+  });
+
+  it('refuses to delete a profile in use, and reuses profiles across studies', () => {
+    const { profile } = enterCaseStudyA(api);
+    expect(() => api.deleteProfile(profile.id)).toThrow(/used by 3 experiments/);
+    const other = api.createStudy({ title: 'second study' });
+    const e = api.createExperiment(other.id, { title: 'x', profileId: profile.id });
+    expect(e.profileId).toBe(profile.id);
+    expect(api.listProfiles()[0]!.usedBy).toBe(4);
+    expect(api.listProfiles()[0]!.disks[0]).toMatchObject({ name: 'vda', logicalSectorBytes: 512 });
+  });
+
+  it('finds config changes, notes and profiles with full-text search', () => {
+    const { c1, study } = enterCaseStudyA(api);
+    const hits = api.search('validate_timestamps');
+    expect(hits[0]).toMatchObject({ kind: 'config', experimentId: c1.id, studyId: study.id });
+    expect(hits[0]!.snippet).toContain('\u0002');
+    expect(api.search('phpredis').some((h) => h.kind === 'experiment')).toBe(true);
+    expect(api.search('CentOS')[0]).toMatchObject({ kind: 'profile' });
+    expect(api.search('"); DROP TABLE study; --')).toEqual([]);
+    expect(api.search('  ')).toEqual([]);
+  });
+
+  it('rejects bad input with clear messages and writes nothing', () => {
+    expect(() => api.createStudy({ title: '   ' })).toThrow(/title must not be empty/);
+    expect(() => api.createStudy(null as never)).toThrow(/must be an object/);
+    const s = api.createStudy({ title: 'ok' });
+    expect(() => api.createExperiment(s.id, { title: 'x', date: '29/11/2026' })).toThrow(/date must be a date/);
+    expect(() => api.createExperiment(s.id, { title: 'x', status: 'great' as never })).toThrow(/status must be one of/);
+    expect(() => api.getStudy(999)).toThrow(/study 999 does not exist/);
+    expect(() => backend.call('dropEverything', [])).toThrow(/unknown method/);
+    expect(api.getStudy(s.id).experiments).toEqual([]);
+  });
+
+  it('switches notebooks and remembers recent ones; refuses a newer one and stays on the current', () => {
+    enterCaseStudyA(api);
+    const other = path.join(tmp(), 'second.tunebook');
+    const info = api.openNotebook(other, true);
+    expect(info.path).toBe(other);
+    expect(api.listStudies()).toEqual([]);
+    expect(api.recentNotebooks().slice(0, 2)).toEqual([other, path.join(tmp(), 'nb.tunebook')]);
+    expect(() => api.openNotebook(path.join(tmp(), 'nope.tunebook'), false)).toThrow(/no notebook at/);
+    expect(api.notebookInfo().path).toBe(other);
+  });
+});
