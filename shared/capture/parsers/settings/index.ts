@@ -1,3 +1,12 @@
 import type { ParserGroup } from '../../types';
+import { sysctl } from './sysctl';
+import { ulimit } from './ulimit';
+import { ini } from './ini';
+import { ss } from './ss';
+import { netstat } from './netstat';
+import { rules } from './rules';
 
-export const group: ParserGroup = { parsers: [], rules: [] };
+export { diffSettings } from './diff';
+export type { SettingChange } from './diff';
+
+export const group: ParserGroup = { parsers: [sysctl, ulimit, ini, ss, netstat], rules };
