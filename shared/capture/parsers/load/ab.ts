@@ -7,7 +7,7 @@
 import type { CaptureParser, FactValue, LineSink, ParseOutput, Table } from '../../types';
 import { commandWord, fields } from '../../text';
 import { SeriesSet } from '../../series';
-import { Out, dec, ms, round } from './util';
+import { Out, dec, ms, round } from './common';
 
 const TOOLS = ['ab', 'ab2'];
 const CSV_HEADER = /^Percentage served,Time in ms\s*$/;

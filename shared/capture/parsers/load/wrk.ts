@@ -5,7 +5,7 @@
  */
 import type { CaptureParser, LineSink, ParseOutput, Table } from '../../types';
 import { commandWord, fields, parseDuration } from '../../text';
-import { Out, dec, pName, round } from './util';
+import { Out, dec, pName, round } from './common';
 
 const TOOLS = ['wrk', 'wrk2'];
 const THREAD_STATS = /^\s*Thread Stats\s+Avg\s+Stdev\s+Max\s+\+\/- Stdev/;
