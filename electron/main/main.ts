@@ -1,0 +1,232 @@
+/**
+ * Electron entry (bundled to dist/electron/main.cjs): app lifecycle, the single window, the
+ * tunebook://app protocol, the menu and dialogs. Everything with a decision in it lives in a plain
+ * module next to this one (security.ts, protocol.ts, ipc.ts, menu.ts, notebookActions.ts,
+ * launchConfig.ts) and is unit-tested; this file only wires them to Electron.
+ *
+ * Launch: `electron dist/electron/main.cjs` (or `npm start`). Environment: TUNEBOOK_USER_DATA,
+ * TUNEBOOK_NOTEBOOK, TUNEBOOK_DEV (launchConfig.ts); TUNEBOOK_SQLITE_BINDING (scripts/start.mjs,
+ * read by electron/db/connection.ts; ignored in packaged builds).
+ */
+import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, session, shell } from 'electron';
+import type { WebContents } from 'electron';
+import path from 'node:path';
+import type { NotebookInfo } from '../../shared/model';
+import { Backend, defaultNotebookPath } from '../services/backend';
+import { APP_ENTRY_URL, APP_SCHEME } from './channels';
+import type { AppWebContentsLike } from './ipc';
+import { forwardEvents, registerApiHandlers } from './ipc';
+import { notebookFromArgv, resolveLaunchConfig, windowTitle } from './launchConfig';
+import { buildMenuTemplate } from './menu';
+import type { DialogLike, NotebookActionDeps } from './notebookActions';
+import { describeOpenError, newNotebookInteractive, openNotebookFile, openNotebookInteractive } from './notebookActions';
+import { createAppProtocolHandler } from './protocol';
+import {
+  CONTENT_SECURITY_POLICY, decideNavigation, decidePermission, decideWindowOpen, isAllowedExternalUrl,
+  isAllowedRequest, withCspHeader,
+} from './security';
+
+const config = resolveLaunchConfig({ env: process.env, argv: process.argv, cwd: process.cwd(), isPackaged: app.isPackaged });
+
+// A packaged build loads its own rebuilt better-sqlite3; never a binary named by the environment.
+if (app.isPackaged) delete process.env.TUNEBOOK_SQLITE_BINDING;
+
+// Before `ready`: userData (the single-instance lock lives there), the privileged scheme, sandbox.
+if (config.userDataDir) app.setPath('userData', config.userDataDir);
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
+]);
+app.enableSandbox();
+
+const RENDERER_ROOT = path.join(__dirname, '..', 'renderer');
+const PRELOAD = path.join(__dirname, 'preload.cjs');
+
+let mainWindow: BrowserWindow | null = null;
+let backend: Backend | null = null;
+let pendingFile: string | null = null;
+
+function getAppWebContents(): (AppWebContentsLike & WebContents) | null {
+  return mainWindow !== null && !mainWindow.isDestroyed() ? mainWindow.webContents : null;
+}
+
+function openExternalSafely(url: string): void {
+  if (isAllowedExternalUrl(url)) void shell.openExternal(url);
+}
+
+/** Electron's dialogs, attached to the window when there is one. */
+const windowDialog: DialogLike = {
+  showSaveDialog: (o) => (mainWindow ? dialog.showSaveDialog(mainWindow, o) : dialog.showSaveDialog(o)),
+  showOpenDialog: (o) => (mainWindow ? dialog.showOpenDialog(mainWindow, o) : dialog.showOpenDialog(o)),
+  showMessageBox: (o) => (mainWindow ? dialog.showMessageBox(mainWindow, o) : dialog.showMessageBox(o)),
+};
+
+function actionDeps(b: Backend): NotebookActionDeps {
+  return { dialog: windowDialog, backend: b, defaultDir: app.getPath('documents'), onOpened: notebookOpened };
+}
+
+function notebookOpened(info: NotebookInfo): void {
+  mainWindow?.setTitle(windowTitle(info.path));
+  app.addRecentDocument(info.path);
+  rebuildMenu();
+}
+
+function rebuildMenu(): void {
+  const b = backend;
+  const recent = b ? (b.call('recentNotebooks', []) as string[]) : [];
+  const current = b ? (b.call('notebookInfo', []) as NotebookInfo).path : undefined;
+  const template = buildMenuTemplate({
+    isMac: process.platform === 'darwin',
+    isDev: config.isDev,
+    recent,
+    current,
+    actions: {
+      newNotebook: () => { if (b) void newNotebookInteractive(actionDeps(b)); },
+      openNotebook: () => { if (b) void openNotebookInteractive(actionDeps(b)); },
+      openRecent: (file) => { if (b) void openNotebookFile(actionDeps(b), file, false); },
+      openExternal: openExternalSafely,
+      showAbout: () => {
+        void windowDialog.showMessageBox({
+          type: 'info', title: 'About Tunebook', buttons: ['OK'],
+          message: `Tunebook ${app.getVersion()}`,
+          detail: `A lab notebook for performance tuning.\nElectron ${process.versions.electron} · Chromium ${process.versions.chrome} · Node ${process.versions.node}`,
+        });
+      },
+    },
+  });
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}
+
+/** Items 13, 14, 12: every WebContents (window or not) gets the navigation and window policy. */
+function hardenWebContents(contents: WebContents): void {
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    if (decideWindowOpen(url) === 'open-external') openExternalSafely(url);
+    return { action: 'deny' };
+  });
+  const guard = (event: { preventDefault(): void }, url: string) => {
+    const decision = decideNavigation(url);
+    if (decision === 'allow') return;
+    event.preventDefault();
+    if (decision === 'open-external') openExternalSafely(url);
+  };
+  contents.on('will-navigate', (event) => guard(event, event.url));
+  contents.on('will-redirect', (event) => guard(event, event.url));
+  contents.on('will-frame-navigate', (event) => { if (!event.isMainFrame) guard(event, event.url); });
+}
+
+function hardenSession(): void {
+  const ses = session.defaultSession;
+  ses.setPermissionRequestHandler((_wc, permission, callback, details) => callback(decidePermission(permission, details.requestingUrl)));
+  ses.setPermissionCheckHandler((_wc, permission, requestingOrigin) => decidePermission(permission, requestingOrigin));
+  ses.setDevicePermissionHandler(() => false);
+  // no remote content: only our scheme (and data:/blob:/devtools:) ever loads
+  ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAllowedRequest(details.url) }));
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    const responseHeaders = withCspHeader(details.url, details.responseHeaders);
+    callback(responseHeaders ? { responseHeaders } : {});
+  });
+}
+
+function createWindow(b: Backend): void {
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 860,
+    minWidth: 800,
+    minHeight: 560,
+    show: false,
+    title: windowTitle((b.call('notebookInfo', []) as NotebookInfo).path),
+    webPreferences: {
+      preload: PRELOAD,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
+      devTools: config.isDev,
+    },
+  });
+  mainWindow = win;
+  win.once('ready-to-show', () => win.show());
+  // keep the notebook's name as the title even when the page sets <title>
+  win.on('page-title-updated', (event) => event.preventDefault());
+  win.on('closed', () => {
+    if (mainWindow === win) mainWindow = null;
+  });
+  void win.loadURL(APP_ENTRY_URL);
+}
+
+function focusWindow(): void {
+  if (!mainWindow) return;
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.focus();
+}
+
+function openFromOs(file: string): void {
+  if (backend) void openNotebookFile(actionDeps(backend), file, false);
+  else pendingFile = file;
+}
+
+async function start(): Promise<void> {
+  hardenSession();
+  protocol.handle(APP_SCHEME, createAppProtocolHandler({ root: RENDERER_ROOT, csp: CONTENT_SECURITY_POLICY }));
+
+  const userData = app.getPath('userData');
+  const notebookPath = config.notebookPath ?? defaultNotebookPath(userData);
+  let b: Backend;
+  try {
+    b = new Backend({ notebookPath, userDataDir: userData, appVersion: app.getVersion() });
+  } catch (err) {
+    const text = describeOpenError(err, notebookPath);
+    dialog.showErrorBox(text.title, `${text.message}\n\n${text.detail.replace('The current notebook is still open.', '')}`.trim());
+    app.exit(1);
+    return;
+  }
+  backend = b;
+  registerApiHandlers(ipcMain, { backend: b, getWebContents: getAppWebContents });
+  forwardEvents(b, getAppWebContents);
+  b.on('onDidChangeNotebook', notebookOpened);
+
+  rebuildMenu();
+  createWindow(b);
+  if (pendingFile) {
+    const file = pendingFile;
+    pendingFile = null;
+    openFromOs(file);
+  }
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow(b);
+  });
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', (_event, argv, cwd) => {
+    focusWindow();
+    const file = notebookFromArgv(argv, cwd);
+    if (file) openFromOs(file);
+  });
+  // macOS: a notebook double-clicked in Finder (may arrive before `ready`)
+  app.on('open-file', (event, file) => {
+    event.preventDefault();
+    openFromOs(file);
+  });
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('will-quit', () => {
+    backend?.close();
+    backend = null;
+  });
+  app.whenReady().then(start).catch((err: unknown) => {
+    console.error('tunebook: failed to start', err);
+    app.exit(1);
+  });
+}
