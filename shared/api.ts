@@ -9,6 +9,7 @@ import type {
   NotebookInfo, RequirementInput, ResultMetric, ResultMetricInput, SearchHit, Study, StudyDetail,
   StudySummary, TimelineRow,
 } from './model';
+import type { CaptureJson } from './capture/json';
 
 /** The methods, written synchronously; every host exposes them as async (see TunebookApi). */
 export interface ApiMethods {
@@ -56,7 +57,17 @@ export interface ApiMethods {
 
   // search
   search(query: string): SearchHit[];
+
+  // captures (parsed off the main thread; nothing is stored by these)
+  /** the capture kinds Tunebook reads */
+  captureKinds(): CaptureKind[];
+  /** parse files or folders on the host's disk (Electron drag and drop gives paths) */
+  parseCaptureFiles(paths: string[], kind?: string): CaptureJson[];
+  /** parse pasted or uploaded text (browser mode has no paths) */
+  parseCaptureText(name: string, text: string, kind?: string): CaptureJson[];
 }
+
+export interface CaptureKind { id: string; title: string }
 
 export type ApiMethodName = keyof ApiMethods;
 
@@ -86,6 +97,7 @@ export const API_METHODS = [
   'addConfigChange', 'updateConfigChange', 'deleteConfigChange',
   'addResultMetric', 'updateResultMetric', 'deleteResultMetric',
   'search',
+  'captureKinds', 'parseCaptureFiles', 'parseCaptureText',
 ] as const satisfies readonly ApiMethodName[];
 
 type Missing = Exclude<ApiMethodName, (typeof API_METHODS)[number]>;

@@ -11,6 +11,11 @@ import type { NotebookInfo } from '../../shared/model';
 import * as v from '../../shared/validate';
 import { openNotebookDb, schemaVersion, type Db } from '../db/connection';
 import { NotebookService } from './notebookService';
+import { ParsePool } from './parsePool';
+import { PARSERS } from '../../shared/capture/registry';
+
+/** Largest pasted capture accepted over the API (files on disk are streamed and have no limit). */
+export const MAX_CAPTURE_TEXT = 64 * 1024 * 1024;
 
 declare const __APP_VERSION__: string | undefined;
 export const APP_VERSION: string = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.0.0-dev';
@@ -25,6 +30,8 @@ export interface BackendOptions {
   notebookPath: string;
   userDataDir: string;
   appVersion?: string;
+  /** the built parse worker (default: parseWorker.cjs beside the running bundle) */
+  parseWorkerFile?: string;
 }
 
 const MAX_RECENT = 10;
@@ -35,9 +42,11 @@ export class Backend {
   private notebookPath: string;
   private readonly events = new EventEmitter();
   private readonly appVersion: string;
+  private readonly parsePool: ParsePool;
 
   constructor(private readonly opts: BackendOptions) {
     this.appVersion = opts.appVersion ?? APP_VERSION;
+    this.parsePool = new ParsePool(opts.parseWorkerFile);
     this.notebookPath = path.resolve(opts.notebookPath);
     this.db = openNotebookDb(this.notebookPath, { create: true });
     this.service = this.wire(new NotebookService(this.db));
@@ -101,7 +110,10 @@ export class Backend {
     }
   }
 
-  /** Dispatch one contract call. Throws TunebookError for anything a user can act on. */
+  /**
+   * Dispatch one contract call. Throws TunebookError for anything a user can act on. Notebook calls
+   * answer synchronously; capture parsing answers with a Promise (it runs in a worker).
+   */
   call(method: ApiMethodName | string, args: unknown[]): unknown {
     if (!isApiMethod(method)) throw new TunebookError('invalid', `unknown method "${method}"`);
     if (!Array.isArray(args)) throw new TunebookError('invalid', 'arguments must be a list');
@@ -109,6 +121,18 @@ export class Backend {
       case 'notebookInfo': return this.info();
       case 'openNotebook': return this.openNotebook(args[0] as string, args[1] === true);
       case 'recentNotebooks': return this.recentNotebooks();
+      case 'captureKinds': return PARSERS.map((p) => ({ id: p.id, title: p.title }));
+      case 'parseCaptureFiles': {
+        const paths = args[0];
+        if (!Array.isArray(paths) || paths.length === 0) v.fail('give one or more paths');
+        const list = paths.map((p, i) => path.resolve(v.text(p, `path ${i + 1}`, { required: true, max: 4096 })));
+        return this.parsePool.run({ op: 'files', paths: list, ...this.kindArg(args[1]) });
+      }
+      case 'parseCaptureText': {
+        const name = v.text(args[0], 'name', { max: 1000 });
+        const text = v.text(args[1], 'text', { max: MAX_CAPTURE_TEXT });
+        return this.parsePool.run({ op: 'text', name, text, ...this.kindArg(args[2]) });
+      }
       default: {
         const fn = this.service[method] as (...a: unknown[]) => unknown;
         return fn.apply(this.service, args);
@@ -116,7 +140,14 @@ export class Backend {
     }
   }
 
-  /** A typed, synchronous view of the API (the CLI and tests use it). */
+  private kindArg(kind: unknown): { kind?: string } {
+    if (kind === undefined || kind === null || kind === '') return {};
+    const k = v.text(kind, 'kind', { max: 100 });
+    if (k !== 'text' && !PARSERS.some((p) => p.id === k)) v.fail(`unknown capture kind "${k}"`);
+    return { kind: k };
+  }
+
+  /** A typed view of the API for the CLI and tests (the parse methods return Promises at run time). */
   get api(): ApiMethods {
     const out = {} as Record<ApiMethodName, (...a: unknown[]) => unknown>;
     for (const m of API_METHODS) out[m] = (...a: unknown[]) => this.call(m, a);
@@ -125,6 +156,7 @@ export class Backend {
 
   close(): void {
     this.events.removeAllListeners();
+    void this.parsePool.close();
     if (this.db.open) this.db.close();
   }
 }

@@ -14,7 +14,7 @@ const SEEDS = path.join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'seed
 
 function listFiles(dir: string): string[] {
   let out: string[] = [];
-  let names: string[] = [];
+  let names: string[];
   try { names = readdirSync(dir); } catch { return out; }
   for (const n of names) {
     const p = path.join(dir, n);

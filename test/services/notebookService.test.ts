@@ -123,3 +123,26 @@ describe('NotebookService through the Backend', () => {
     expect(api.notebookInfo().path).toBe(other);
   });
 });
+
+describe('capture parsing off the main thread', () => {
+  const tmp = useTempDir();
+  it('parses the seed fio capture and pasted text in a worker thread', async () => {
+    const { build } = await import('esbuild');
+    const workerFile = path.join(tmp(), 'parseWorker.cjs');
+    await build({ entryPoints: [path.join(__dirname, '../../electron/services/parseWorker.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: workerFile, logLevel: 'silent' });
+    const backend = new Backend({ notebookPath: path.join(tmp(), 'nb.tunebook'), userDataDir: tmp(), parseWorkerFile: workerFile });
+    try {
+      const seed = path.join(__dirname, '../../../shared/fixtures/seed-captures/fio-randwrite-4k-qd64-j64.txt');
+      const [fio] = (await backend.call('parseCaptureFiles', [[seed]])) as { kind: string; metrics: { name: string; value: number }[] }[];
+      expect(fio!.kind).toBe('fio');
+      expect(fio!.metrics.find((m) => m.name === 'iops')!.value).toBe(2197);
+      const [text] = (await backend.call('parseCaptureText', ['notes.txt', 'just some words'])) as { kind: string; warnings: string[] }[];
+      expect(text!.kind).toBe('text');
+      expect(text!.warnings[0]).toMatch(/kept as plain text/);
+      expect(() => backend.call('parseCaptureText', ['x', 'y', 'no-such-kind'])).toThrow(/unknown capture kind/);
+      expect((backend.call('captureKinds', []) as { id: string }[]).some((k) => k.id === 'fio')).toBe(true);
+    } finally {
+      backend.close();
+    }
+  });
+});
