@@ -1,3 +1,14 @@
 import type { ParserGroup } from '../../types';
+import { lscpuParser } from './lscpu';
+import { procCpuinfoParser } from './procCpuinfo';
+import { freeParser } from './free';
+import { procMeminfoParser } from './procMeminfo';
+import { fdiskParser } from './fdisk';
+import { tune2fsParser } from './tune2fs';
+import { unameParser } from './uname';
+import { osReleaseParser } from './osRelease';
 
-export const group: ParserGroup = { parsers: [], rules: [] };
+export const group: ParserGroup = {
+  parsers: [lscpuParser, procCpuinfoParser, freeParser, procMeminfoParser, fdiskParser, tune2fsParser, unameParser, osReleaseParser],
+  rules: [],
+};

@@ -1,0 +1,163 @@
+/**
+ * free (procps-ng 3.3.x and 4.x): default KiB, -b/-k/-m/-g/--tera/--peta, --kilo/--mega/--giga (SI),
+ * --si, -h human ("23Gi", old "23G"), -w wide (buffers + cache), -t total, -l low/high rows,
+ * the old "-/+ buffers/cache:" layout, and repeated reports (-s / -c) as series.
+ */
+import type { CaptureParser, ParseOutput, Series } from '../../types';
+import { fields } from '../../text';
+import { SeriesSet } from '../../series';
+import { FactsSink, headHasCommand } from './common';
+
+const COLUMN_NAMES: Record<string, string> = {
+  total: 'total', used: 'used', free: 'free', shared: 'shared', 'buff/cache': 'buff_cache', buffers: 'buffers',
+  cache: 'cache', cached: 'cache', available: 'available',
+  // zh_CN / de / fr / es
+  '总计': 'total', '已用': 'used', '空闲': 'free', '共享': 'shared', '缓冲/缓存': 'buff_cache', '可用': 'available', '缓冲': 'buffers', '缓存': 'cache',
+  gesamt: 'total', benutzt: 'used', frei: 'free', gemeinsam: 'shared', 'Puffer/Cache': 'buff_cache', 'Puffer/Zwischenspeicher': 'buff_cache', verfügbar: 'available', Puffer: 'buffers',
+  'utilisé': 'used', libre: 'free', 'partagé': 'shared', 'tamp/cache': 'buff_cache', disponible: 'available',
+  usado: 'used', libr: 'free', compartido: 'shared', 'búfer/caché': 'buff_cache',
+};
+
+const HUMAN = /^(\d+(?:[.,]\d+)?)([BKMGTPE]?)(i?)$/;
+
+class FreeSink extends FactsSink {
+  private cols: string[] | null = null;
+  private rawCols: string[] = [];
+  private unit = 1024;
+  private unitFromCommand = false;
+  private sawHuman = false;
+  private readonly set = new SeriesSet();
+  private reports = 0;
+  private readonly last: Record<string, number> = {};
+  private guessed = false;
+
+  constructor() { super(['free']); }
+
+  protected override onCommand(cmd: string): void {
+    const w = cmd.split(/\s+/).slice(1);
+    const si = w.includes('--si');
+    const k = si ? 1000 : 1024;
+    const LONG: Record<string, number> = {
+      '--bytes': 1, '--kibi': 1024, '--mebi': 1024 ** 2, '--gibi': 1024 ** 3, '--tebi': 1024 ** 4, '--pebi': 1024 ** 5,
+      '--kilo': 1000, '--mega': 1e6, '--giga': 1e9, '--tera': 1e12, '--peta': 1e15,
+    };
+    let unit = 0;
+    for (const o of w) {
+      if (LONG[o] !== undefined) unit = LONG[o]!;
+      else if (/^-[a-zA-Z]+$/.test(o)) {
+        for (const c of o.slice(1)) {
+          if (c === 'b') unit = 1; else if (c === 'k') unit = k; else if (c === 'm') unit = k ** 2; else if (c === 'g') unit = k ** 3;
+        }
+      }
+    }
+    this.unit = unit || k;
+    this.unitFromCommand = true;
+  }
+
+  private value(s: string, si: boolean): number {
+    const m = HUMAN.exec(s);
+    if (!m) return NaN;
+    const v = Number(m[1]!.replace(',', '.'));
+    if (m[2] === '' ) return m[3] ? NaN : v * this.unit;
+    this.sawHuman = true;
+    const p = 'BKMGTPE'.indexOf(m[2]!);
+    // "Gi" is binary; bare "G" from old procps -h is binary too, unless --si was given
+    const base = m[3] === 'i' ? 1024 : si ? 1000 : 1024;
+    return Math.round(v * base ** p);
+  }
+
+  protected read(text: string, lineNo: number): void {
+    const t = text.trim();
+    if (t === '') return;
+    const f = fields(t);
+    // header: column names only
+    if (f.every((x) => COLUMN_NAMES[x] !== undefined || x === 'buff/cache')) {
+      this.cols = f.map((x) => COLUMN_NAMES[x] ?? x);
+      this.rawCols = f;
+      return;
+    }
+    if (!this.cols) { this.warn(lineNo, text); return; }
+    const si = this.command?.includes('--si') ?? false;
+    // "-/+ buffers/cache:     274456    8143260" (procps ≤ 3.3.9)
+    if (t.startsWith('-/+ buffers/cache')) {
+      const rest = fields(t.slice(t.indexOf(':') + 1));
+      const used = this.value(rest[0] ?? '', si);
+      const free = this.value(rest[1] ?? '', si);
+      this.put('memory_used_excluding_cache_bytes', 'used', used, lineNo);
+      this.put('memory_free_including_cache_bytes', 'free', free, lineNo);
+      return;
+    }
+    const colon = t.indexOf(':') >= 0 ? t.indexOf(':') : t.indexOf('：');
+    if (colon <= 0) { this.warn(lineNo, text); return; }
+    const label = t.slice(0, colon).trim();
+    const vals = fields(t.slice(colon + 1));
+    let row: string;
+    if (/^(Mem|内存|Speicher|Mém|Memoria)$/i.test(label)) { row = 'memory'; this.reports++; } else if (/^(Swap|交换|Auslagerung|Échange|Intercambio)$/i.test(label)) row = 'swap';
+    else if (/^(Total|总量|Gesamt|Insgesamt)$/i.test(label)) row = 'memory_plus_swap';
+    else if (/^(Low|High)$/i.test(label)) row = 'memory_' + label.toLowerCase();
+    else if (/^Comm$/i.test(label)) row = 'commit';
+    else { this.warn(lineNo, text); return; }
+    const cols = this.cols;
+    for (let i = 0; i < vals.length && i < cols.length; i++) {
+      const v = this.value(vals[i]!, si);
+      if (!Number.isFinite(v)) { this.warn(lineNo, text, `value "${vals[i]}"`); continue; }
+      this.put(`${row}_${cols[i]}_bytes`, `${label}: ${this.rawCols[i] ?? cols[i]}`, v, lineNo);
+    }
+  }
+
+
+  private put(name: string, column: string, v: number, lineNo: number): void {
+    this.last[name] = v;
+    this.set.push(name, column, 'B', undefined, v, lineNo);
+  }
+
+  protected override finish(): void {
+    if (!this.unitFromCommand && !this.sawHuman) {
+      const total = this.last.memory_total_bytes;
+      // without the command line the unit is unknown: free's default is KiB; a total above 4 TiB "in KiB" is really bytes (-b)
+      if (total !== undefined && total / 1024 > 4e9) {
+        for (const s of this.set.list) s.values = s.values.map((x) => x / 1024);
+        for (const k of Object.keys(this.last)) this.last[k] = this.last[k]! / 1024;
+        this.warnings.push('no command line: values look like bytes (free -b)');
+      } else if (total !== undefined) {
+        this.guessed = true;
+      }
+    }
+    if (this.guessed) this.warnings.push('no command line: values assumed to be KiB (free\'s default unit)');
+    for (const s of this.set.list) {
+      const v = this.last[s.name]!;
+      this.metrics.push({ name: s.name, value: v, unit: 'B', column: s.column, ...(s.lines ? { lines: [s.lines[1], s.lines[1]] as [number, number] } : {}) });
+    }
+    if (this.reports > 1) this.series.push(...this.set.list);
+    if (this.last.memory_total_bytes !== undefined) this.facts.memory_total_bytes = this.last.memory_total_bytes;
+    if (this.last.swap_total_bytes !== undefined) this.facts.swap_total_bytes = this.last.swap_total_bytes;
+  }
+
+  private readonly series: Series[] = [];
+
+  override end(): ParseOutput {
+    const out = super.end();
+    out.series = this.series;
+    return out;
+  }
+}
+
+export const freeParser: CaptureParser = {
+  id: 'free',
+  title: 'free (procps)',
+  detect(head) {
+    let header = false, mem = false, swap = false;
+    const n = Math.min(head.length, 100);
+    for (let i = 0; i < n; i++) {
+      const l = head[i]!.trim();
+      if (/^total\s+used\s+free\s+shared\s+(buff\/cache|buffers)/.test(l)) header = true;
+      else if (/^(Mem|内存)[:：]\s+\d/.test(l)) mem = true;
+      else if (/^(Swap|交换)[:：]\s+\d/.test(l)) swap = true;
+    }
+    if (header && mem) return 0.95;
+    if (mem && swap) return 0.7;
+    if (headHasCommand(head, ['free']) && (mem || header)) return 0.8;
+    return 0;
+  },
+  open: () => new FreeSink(),
+};

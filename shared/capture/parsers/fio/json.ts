@@ -1,0 +1,118 @@
+/** fio --output-format=json / json+ (fio 2.x and 3.x) → job reports, disk metrics, settings. */
+import type { Metric, Table } from '../../types';
+import type { JobReport } from './fioUtil';
+import { DIRS, metric, pctName, push } from './fioUtil';
+
+type J = Record<string, unknown>;
+
+function obj(v: unknown): J | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as J) : undefined;
+}
+function n(v: unknown): number {
+  return typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+}
+
+export interface JsonResult {
+  version?: string;
+  jobs: JobReport[];
+  disks: Metric[];
+  settings: Record<string, string>;
+  bins: Table | undefined;
+}
+
+/** Read one parsed fio JSON document. `first`/`last` are the document's line range. */
+export function readFioJson(doc: unknown, first: number, last: number): JsonResult {
+  const lines = [first, last] as const;
+  const res: JsonResult = { jobs: [], disks: [], settings: {}, bins: undefined };
+  const root = obj(doc);
+  if (!root) return res;
+  if (typeof root['fio version'] === 'string') res.version = root['fio version'];
+  const glob = obj(root['global options']);
+  if (glob) for (const [k, v] of Object.entries(glob)) if (typeof v === 'string') res.settings[k] = v;
+  const binRows: (string | number)[][] = [];
+  const jobs = Array.isArray(root.jobs) ? root.jobs : Array.isArray(root.client_stats) ? root.client_stats : [];
+  for (const jv of jobs) {
+    const job = obj(jv);
+    if (!job) continue;
+    const name = typeof job.jobname === 'string' ? job.jobname : '';
+    if (name === 'All clients') continue;
+    const rep: JobReport = { name, group: String(n(job.groupid) || 0), metrics: [], first, last };
+    const opts = obj(job['job options']);
+    if (opts) for (const [k, v] of Object.entries(opts)) if (typeof v === 'string' && !(k in res.settings)) res.settings[k] = v;
+    for (const dir of [...DIRS, 'mixed'] as const) {
+      const d = obj(job[dir]);
+      if (!d) continue;
+      // fio 3: io_bytes in bytes, bw_bytes in B/s, latencies in *_ns; fio 2: io_bytes in KiB, bw in KiB/s, latencies in usec
+      const modern = 'io_kbytes' in d || 'bw_bytes' in d || 'clat_ns' in d;
+      const ios = n(d.total_ios);
+      const ioBytes = modern ? n(d.io_bytes) : n(d.io_bytes) * 1024;
+      const runtimeMs = n(d.runtime);
+      if (!(ioBytes > 0) && !(ios > 0) && !(runtimeMs > 0)) continue; // direction not used
+      const L = { direction: dir };
+      const m = rep.metrics;
+      push(m, metric('iops', n(d.iops), '1/s', L, 'iops', lines));
+      push(m, metric('bandwidth_bytes_per_second', 'bw_bytes' in d ? n(d.bw_bytes) : n(d.bw) * 1024, 'B/s', L, 'bw_bytes' in d ? 'bw_bytes' : 'bw', lines));
+      push(m, metric('io_bytes', ioBytes, 'B', L, 'io_bytes', lines));
+      push(m, metric('runtime_seconds', runtimeMs / 1000, 's', L, 'runtime', lines));
+      push(m, metric('ios_total', ios, 'count', L, 'total_ios', lines));
+      for (const phase of ['slat', 'clat', 'lat'] as const) {
+        const ns = obj(d[phase + '_ns']);
+        const st = ns ?? obj(d[phase]);
+        if (!st) continue;
+        const mult = ns ? 1e-9 : 1e-6;
+        const col = phase + (ns ? '_ns' : '');
+        const PL = { direction: dir, phase };
+        if (!(n(st.N) > 0) && n(st.max) === 0) continue; // phase not measured (e.g. slat for psync)
+        push(m, metric('latency_min_seconds', n(st.min) * mult, 's', PL, col + '.min', lines));
+        push(m, metric('latency_max_seconds', n(st.max) * mult, 's', PL, col + '.max', lines));
+        push(m, metric('latency_mean_seconds', n(st.mean) * mult, 's', PL, col + '.mean', lines));
+        push(m, metric('latency_stdev_seconds', n(st.stddev) * mult, 's', PL, col + '.stddev', lines));
+        const pct = obj(st.percentile);
+        if (pct) {
+          for (const [k, v] of Object.entries(pct)) {
+            const p = Number(k);
+            if (!(p > 0)) continue;
+            push(m, metric(`latency_${pctName(p)}_seconds`, n(v) * mult, 's', PL, `${col}.percentile.${k}`, lines));
+          }
+        }
+        const bins = obj(st.bins);
+        if (bins) for (const [k, v] of Object.entries(bins)) binRows.push([name, dir, phase, Number(k) * mult, n(v)]);
+      }
+      push(m, metric('bandwidth_sample_min_bytes_per_second', n(d.bw_min) * 1024, 'B/s', L, 'bw_min', lines));
+      push(m, metric('bandwidth_sample_max_bytes_per_second', n(d.bw_max) * 1024, 'B/s', L, 'bw_max', lines));
+      push(m, metric('bandwidth_sample_mean_bytes_per_second', n(d.bw_mean) * 1024, 'B/s', L, 'bw_mean', lines));
+      push(m, metric('bandwidth_sample_stdev_bytes_per_second', n(d.bw_dev) * 1024, 'B/s', L, 'bw_dev', lines));
+      push(m, metric('bandwidth_share_percent', n(d.bw_agg), '%', L, 'bw_agg', lines));
+      push(m, metric('bandwidth_samples', n(d.bw_samples), 'count', L, 'bw_samples', lines));
+      push(m, metric('iops_sample_min', n(d.iops_min), '1/s', L, 'iops_min', lines));
+      push(m, metric('iops_sample_max', n(d.iops_max), '1/s', L, 'iops_max', lines));
+      push(m, metric('iops_sample_mean', n(d.iops_mean), '1/s', L, 'iops_mean', lines));
+      push(m, metric('iops_sample_stdev', n(d.iops_stddev), '1/s', L, 'iops_stddev', lines));
+      push(m, metric('iops_samples', n(d.iops_samples), 'count', L, 'iops_samples', lines));
+    }
+    const m = rep.metrics;
+    push(m, metric('cpu_user_percent', n(job.usr_cpu), '%', {}, 'usr_cpu', lines));
+    push(m, metric('cpu_system_percent', n(job.sys_cpu), '%', {}, 'sys_cpu', lines));
+    push(m, metric('context_switches', n(job.ctx), 'count', {}, 'ctx', lines));
+    push(m, metric('major_faults', n(job.majf), 'count', {}, 'majf', lines));
+    push(m, metric('minor_faults', n(job.minf), 'count', {}, 'minf', lines));
+    res.jobs.push(rep);
+  }
+  const disks = Array.isArray(root.disk_util) ? root.disk_util : [];
+  for (const dv of disks) {
+    const d = obj(dv);
+    if (!d || typeof d.name !== 'string') continue;
+    const dev = d.name;
+    push(res.disks, metric('disk_util_percent', n(d.util), '%', { device: dev }, 'util', lines));
+    for (const [i, dir] of ['read', 'write'].entries()) {
+      const L = { device: dev, direction: dir };
+      push(res.disks, metric('disk_ios', n(d[dir + '_ios']), 'count', L, dir + '_ios', lines));
+      push(res.disks, metric('disk_merges', n(d[dir + '_merges']), 'count', L, dir + '_merges', lines));
+      push(res.disks, metric('disk_ticks_seconds', n(d[dir + '_ticks']) / 1000, 's', L, dir + '_ticks', lines));
+      void i;
+    }
+    push(res.disks, metric('disk_in_queue_seconds', n(d.in_queue) / 1000, 's', { device: dev }, 'in_queue', lines));
+  }
+  if (binRows.length) res.bins = { title: 'json+ latency bins (upper edge in seconds, count)', columns: ['job', 'direction', 'phase', 'latency_seconds', 'count'], rows: binRows };
+  return res;
+}
