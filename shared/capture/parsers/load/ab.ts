@@ -283,7 +283,7 @@ function open(): LineSink {
       if (toolErrors.length) fact('errors', toolErrors.slice(0, 50));
       if (reliability.length) fact('reliability_warnings', reliability);
       if (mode === 'text' && complete === undefined) out.note(toolErrors.length ? `ab printed no results: ${toolErrors[0]}` : 'no ab results section found (truncated capture?)');
-      return o;
+      return out.finish('ab');
     },
   };
 }

@@ -37,6 +37,14 @@ export class Out {
 
   note(w: string): void { this.o.warnings.push(w); }
 
+  /** Return the output, with a warning when nothing at all was read (and none was given yet). */
+  finish(what: string): ParseOutput {
+    const o = this.o;
+    const nothing = !o.metrics.length && !o.series.length && !Object.keys(o.facts).length && !Object.keys(o.settings).length && !Object.keys(o.tables ?? {}).length;
+    if (nothing && !o.warnings.length) o.warnings.push(`no ${what} output found`);
+    return o;
+  }
+
   /** Take a shell prompt + command line as `command` (first one only). Returns true when the line was one. */
   command(line: string, tools: readonly string[]): boolean {
     const cmd = promptCommand(line, tools);

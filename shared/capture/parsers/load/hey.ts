@@ -216,7 +216,7 @@ function open(): LineSink {
         const nx = out.metric('responses_non2xx_total', non2xx, 'count', undefined, 'Status code distribution');
         if (nx && statusLines) nx.lines = statusLines;
       } else out.note('no hey summary found (truncated capture?)');
-      return o;
+      return out.finish('hey');
     },
   };
 }

@@ -316,7 +316,7 @@ function open(): LineSink {
         out.metric(mode === 'failures' ? 'requests_failed_total' : 'exceptions_sum_total', sum, 'count', undefined, mode === 'failures' ? 'sum of Occurrences' : 'sum of Count');
       }
       if (mode === undefined) out.note('empty locust file');
-      return o;
+      return out.finish('locust');
     },
   };
 }

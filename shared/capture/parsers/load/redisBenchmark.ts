@@ -169,7 +169,7 @@ function open(): LineSink {
       if (cdfTable.rows.length) (o.tables ??= {}).latency_cumulative = cdfTable;
       if (tests.size) o.facts.tests = [...tests];
       if (!o.metrics.some((m) => m.name === 'requests_per_second')) out.note('no redis-benchmark results found (truncated capture?)');
-      return o;
+      return out.finish('redis-benchmark');
     },
   };
 }

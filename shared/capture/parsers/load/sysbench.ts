@@ -259,7 +259,7 @@ function open(): LineSink {
         out.metric('events_per_second', round(events / duration, 8), '1/s', eventsLine, 'total number of events / total time');
       }
       if (events === undefined && !o.metrics.length) out.note(errors.length ? `sysbench printed no results: ${errors[0]!}` : 'no sysbench results found (truncated capture?)');
-      return o;
+      return out.finish('sysbench');
     },
   };
 }

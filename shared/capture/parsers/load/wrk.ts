@@ -174,7 +174,7 @@ function open(): LineSink {
       if (spectrum.rows.length) (o.tables ??= {}).percentile_spectrum = spectrum;
       if (errors.length) o.facts.errors = errors.slice(0, 50);
       if (!sawResult) out.note(errors.length ? `wrk printed no results: ${errors[0]!}` : 'no wrk results found (truncated capture?)');
-      return o;
+      return out.finish('wrk');
     },
   };
 }
