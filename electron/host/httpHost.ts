@@ -104,7 +104,7 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     }
     if (!Array.isArray(args)) return sendError(res, 'invalid', '"args" must be a list');
     try {
-      const result = backend.call(name, args);
+      const result = await backend.call(name, args);
       send(res, 200, result === undefined ? {} : { result });
     } catch (e) {
       const body = toErrorBody(e, log);
