@@ -56,7 +56,8 @@ export interface JobReport {
 
 export function metric(name: string, value: number, unit: Unit, labels: Labels, column?: string, lines?: LineRange): Metric | null {
   if (!Number.isFinite(value)) return null;
-  const m: Metric = { name, value: clean(value), unit, labels };
+  const m: Metric = { name, value: unit === 'B' || unit === 'B/s' ? Math.round(value) : clean(value), unit };
+  if (Object.keys(labels).length) m.labels = labels;
   if (column !== undefined) m.column = column;
   if (lines) m.lines = lines;
   return m;
