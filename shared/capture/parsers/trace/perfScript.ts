@@ -1,0 +1,155 @@
+/**
+ * perf script: sample header lines "comm pid[/tid] [cpu] time: [period] event:" followed by indented stack
+ * frames "addr sym+off (dso)", or one line per sample without call graphs. Stacks are folded
+ * ("comm;outer;…;leaf count", as stackcollapse-perf.pl makes them) for a flame graph. See docs/parsers/trace.md.
+ */
+import type { CaptureParser, LineSink, Metric } from '../../types';
+import { promptCommand } from '../../text';
+import { emptyOutput, metric, snippet, table, Warnings } from './helpers';
+
+/** " 394.085453: " — the timestamp that ends the "comm pid [cpu]" part. */
+const TIME = /\s(\d+\.\d{3,9}):\s/;
+const MAX_STACKS = 200_000;
+
+function detect(head: readonly string[]): number {
+  let headers = 0;
+  let frames = 0;
+  const n = Math.min(head.length, 400);
+  for (let i = 0; i < n; i++) {
+    const l = head[i]!;
+    if (/^\S/.test(l) || /^\s+\S+\s+\d+(\/\d+)?\s/.test(l)) {
+      if (TIME.test(l) && /^\s*\S.*\s\d+(\/\d+)?\s+(\[\d+\]\s+)?\d+\.\d+:\s/.test(l)) headers++;
+    }
+    if (/^\t\s*[0-9a-f]+ \S.*\(\S*\)\s*$/.test(l)) frames++;
+  }
+  if (headers >= 2 && frames >= 2) return 0.92;
+  if (headers >= 3) return 0.75;
+  return 0;
+}
+
+interface Sample { comm: string; pid: string; event: string; frames: string[]; line: number; }
+
+class PerfScriptSink implements LineSink {
+  private out = emptyOutput();
+  private w = new Warnings();
+  private cur: Sample | null = null;
+  private samples = 0;
+  private folded = new Map<string, number>();
+  private leaf = new Map<string, number>();
+  private byComm = new Map<string, number>();
+  private byEvent = new Map<string, number>();
+  private range: [number, number] | null = null;
+
+  line(text: string, lineNo: number): void {
+    if (text.trim() === '') { this.flush(); return; }
+    const t = text.trimStart();
+    if (t.startsWith('#')) {
+      const vm = /^#\s*perf version\s*:\s*(\S+)/.exec(t);
+      if (vm) this.out.toolVersion = `perf ${vm[1]!}`;
+      const hm = /^#\s*hostname\s*:\s*(\S+)/.exec(t);
+      if (hm) this.out.facts.hostname = hm[1]!;
+      return;
+    }
+    if (this.cur && /^\s/.test(text)) {
+      const fr = splitFrame(text);
+      if (fr) { this.cur.frames.push(frameName(fr[0], fr[1])); return; }
+    }
+    const tm = TIME.exec(text);
+    if (tm) {
+      this.flush();
+      const left = text.slice(0, tm.index).trim();
+      const right = text.slice(tm.index + tm[0].length);
+      // left: "comm pid[/tid] [cpu]" — comm may contain spaces, so read from the right
+      const lf = left.split(/\s+/);
+      if (lf.length && /^\[\d+\]$/.test(lf[lf.length - 1]!)) lf.pop();
+      const pidTok = lf.length > 1 ? lf.pop()! : '';
+      if (!/^-?\d+(\/\d+)?$/.test(pidTok)) { this.w.add(`line ${lineNo}: could not read sample header "${snippet(text)}"`); return; }
+      const comm = lf.join(' ');
+      // right: "[period] event: [inline ip sym (dso) | tracepoint args]"
+      const rm = /^\s*(?:(\d+)\s+)?([^\s]+?):(?:\s+|$)(.*)$/.exec(right);
+      const event = rm ? rm[2]! : '?';
+      this.cur = { comm, pid: pidTok.split('/')[0]!, event, frames: [], line: lineNo };
+      const inline = rm?.[3] ?? '';
+      const fr = splitFrame(inline);
+      if (fr) this.cur.frames.push(frameName(fr[0], fr[1]));
+      return;
+    }
+    if (!this.samples && !this.cur && !this.out.command) {
+      const c = promptCommand(text, ['perf']);
+      if (c) { this.out.command = c; return; }
+    }
+    this.w.add(`line ${lineNo}: could not read "${snippet(text)}"`);
+  }
+
+  private flush(): void {
+    const s = this.cur;
+    if (!s) return;
+    this.cur = null;
+    this.samples++;
+    this.range = this.range ? [this.range[0], s.line] : [s.line, s.line];
+    this.byComm.set(s.comm, (this.byComm.get(s.comm) ?? 0) + 1);
+    this.byEvent.set(s.event, (this.byEvent.get(s.event) ?? 0) + 1);
+    const leaf = s.frames[0] ?? '[unknown]';
+    this.leaf.set(leaf, (this.leaf.get(leaf) ?? 0) + 1);
+    let key = s.comm.replace(/;/g, ':').replace(/\s/g, '_');
+    for (let i = s.frames.length - 1; i >= 0; i--) key += ';' + s.frames[i]!;
+    const prev = this.folded.get(key);
+    if (prev !== undefined) this.folded.set(key, prev + 1);
+    else if (this.folded.size < MAX_STACKS) this.folded.set(key, 1);
+  }
+
+  end() {
+    this.flush();
+    const out = this.out;
+    const metrics: Metric[] = [];
+    metrics.push(metric('samples_total', this.samples, 'count', undefined, 'samples', this.range ?? undefined));
+    if (this.byEvent.size > 1) for (const [e, n] of this.byEvent) metrics.push(metric('samples_total', n, 'count', { event: e }, e));
+    for (const [c, n] of [...this.byComm.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20)) metrics.push(metric('samples_total', n, 'count', { command: c }, 'comm'));
+    const leaves = [...this.leaf.entries()].sort((a, b) => b[1] - a[1]);
+    for (const [sym, n] of leaves.slice(0, 20)) {
+      metrics.push(metric('leaf_samples_total', n, 'count', { symbol: sym }, 'leaf frame'));
+      if (this.samples) metrics.push(metric('leaf_samples_percent', Math.round((n / this.samples) * 10000) / 100, '%', { symbol: sym }, 'leaf frame'));
+    }
+    out.metrics = metrics;
+    out.tables = {
+      folded: table(['stack', 'count'], [...this.folded.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => [k, n]), 'folded stacks (comm;outermost;…;leaf), as stackcollapse-perf.pl'),
+      leaf_symbols: table(['symbol', 'samples'], leaves.map(([k, n]) => [k, n])),
+    };
+    if (!this.samples) this.w.add('no perf script samples found');
+    out.warnings = this.w.done();
+    return out;
+  }
+}
+
+/** "\t ffffffff81000000 sym+0x1 (dso)" → [sym, dso]; undefined when the line is not a frame. Linear, no regex backtracking. */
+function splitFrame(line: string): [string, string | undefined] | undefined {
+  const t = line.trim();
+  const sp = t.search(/\s/);
+  const addr = sp < 0 ? t : t.slice(0, sp);
+  if (!/^[0-9a-fA-F]+$/.test(addr)) return undefined;
+  let rest = sp < 0 ? '' : t.slice(sp).trim();
+  let dso: string | undefined;
+  if (rest.endsWith(')')) {
+    const open = rest.lastIndexOf(' (');
+    if (open >= 0) { dso = rest.slice(open + 2, -1); rest = rest.slice(0, open).trim(); }
+    else if (rest.startsWith('(')) { dso = rest.slice(1, -1); rest = ''; }
+  }
+  return [rest, dso];
+}
+
+/** "next_uptodate_folio+0x51" → "next_uptodate_folio"; "[unknown]" in "/usr/bin/python3.11" → "[python3.11]". */
+function frameName(sym: string, dso: string | undefined): string {
+  let s = sym.trim().replace(/\+0x[0-9a-fA-F]+$/, '');
+  if (s === '' || s === '[unknown]') {
+    if (dso && dso !== '[unknown]') s = '[' + (dso.split('/').pop() ?? dso) + ']';
+    else s = '[unknown]';
+  }
+  return s.replace(/;/g, ':');
+}
+
+export const perfScriptParser: CaptureParser = {
+  id: 'perf-script',
+  title: 'perf script (stacks)',
+  detect,
+  open: () => new PerfScriptSink(),
+};

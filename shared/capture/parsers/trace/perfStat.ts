@@ -1,0 +1,300 @@
+/**
+ * perf stat: the normal report (with -a, -A, -e, -r, -B, -I interval mode, per-core/socket prefixes, any
+ * locale), -x CSV output and -j JSON lines. See docs/parsers/trace.md.
+ */
+import type { CaptureParser, LineSink, Metric, Series, Unit } from '../../types';
+import { promptCommand } from '../../text';
+import { emptyOutput, metric, snippet, table, Warnings } from './helpers';
+
+const TITLE = /Performance counter stats for (?:'(.*)'|(system wide)|(process id|thread id|CPU\(s\)) '?([^']*)'?)\s*(?:\((\d+) runs\))?:?\s*$/;
+const NOT = /^<(not supported|not counted)>$/;
+const VALUE = /^[\d.,]+$/;
+
+function detect(head: readonly string[]): number {
+  let csv = 0;
+  let counters = 0;
+  const n = Math.min(head.length, 300);
+  for (let i = 0; i < n; i++) {
+    const l = head[i]!;
+    if (/Performance counter stats for /.test(l)) return 0.97;
+    if (/^#\s+time\s+(CPU\s+|core\s+|socket\s+|die\s+|node\s+|comm\s+)?.*counts\s+unit\s+events/.test(l.trim())) return 0.95;
+    if (/^\{.*"counter-value"\s*:/.test(l) && /"event"\s*:/.test(l)) return 0.95;
+    if (/^[^,;]*[,;](msec|ns|)?[,;][a-z][\w:./-]*(?:[,;][^,;]*){1,6}$/.test(l) && /(task-clock|cpu-clock|context-switches|cycles|instructions|page-faults|cpu-migrations|branch|cache|<not supported>|<not counted>)/.test(l)) csv++;
+    if (/^\s*(?:[\d.,]+|<not supported>|<not counted>)\s+(msec\s+)?(task-clock|cpu-clock|context-switches|cycles|instructions|page-faults|cpu-migrations|branches|branch-misses)\b/.test(l)) counters++;
+  }
+  if (csv >= 2) return 0.75;
+  if (counters >= 2) return 0.6;
+  return 0;
+}
+
+interface Reading {
+  event: string; raw: string; unit: string; status?: string; labels: Record<string, string>;
+  metricValue?: string; metricUnit?: string; variance?: number; runPct?: number; interval?: number; line: number;
+}
+
+class PerfStatSink implements LineSink {
+  private out = emptyOutput();
+  private w = new Warnings();
+  private readings: Reading[] = [];
+  private times: { what: string; raw: string; sd?: string; varPct?: number; line: number }[] = [];
+  private runs = 1;
+  private target: string | undefined;
+  private commaDecimal = false;
+  private csvSep: string | null = null;
+
+  line(text: string, lineNo: number): void {
+    const t = text.trim();
+    if (t === '') return;
+    const tm = TITLE.exec(t);
+    if (tm) {
+      this.target = tm[1] ?? tm[2] ?? (tm[3] ? `${tm[3]} ${tm[4] ?? ''}`.trim() : undefined);
+      if (tm[5]) this.runs = Number(tm[5]);
+      if (tm[1] && tm[1] !== 'system wide' && !this.out.command) this.out.command = `perf stat ${tm[1]}`;
+      return;
+    }
+    if (t.startsWith('{')) { this.json(t, lineNo); return; }
+    if (t.startsWith('#')) return; // interval header, comments
+    const sm = /^([\d.,]+)(?:\s+\+-\s+([\d.,]+))?\s+seconds\s+(time elapsed|user|sys)(?:\s+\(\s*\+-\s*([\d.,]+)%\s*\))?/.exec(t);
+    if (sm) {
+      this.noteDecimal(sm[1]!);
+      this.times.push({ what: sm[3]!, raw: sm[1]!, sd: sm[2], varPct: sm[4] ? Number(sm[4].replace(',', '.')) : undefined, line: lineNo });
+      return;
+    }
+    if (this.csvSep !== null || this.looksCsv(t)) { if (this.csv(t, lineNo)) return; }
+    if (this.normal(text, lineNo)) return;
+    if (!this.readings.length && !this.out.command) {
+      const c = promptCommand(text, ['perf']);
+      if (c) { this.out.command = c; return; }
+    }
+    if (/^perf version /.test(t)) { this.out.toolVersion = t; return; }
+    if (/^(Some events weren't counted|Try disabling the NMI watchdog|echo 0 > \/proc|perf stat -a|Error:|Warning:|\s*$)/.test(t)) return;
+    this.w.add(`line ${lineNo}: could not read "${snippet(text)}"`);
+  }
+
+  private noteDecimal(raw: string): void {
+    // "603,60" or "0,301784608": a comma not followed by exactly three digits is a decimal comma
+    if (/,(\d{1,2}|\d{4,})$/.test(raw) || /,\d{3}\d/.test(raw)) this.commaDecimal = true;
+  }
+
+  private looksCsv(t: string): boolean {
+    const m = /^[^\s,;]*([,;])/.exec(t);
+    if (!m) return false;
+    const f = t.split(m[1]!);
+    if (f.length < 3) return false;
+    for (let i = 0; i + 2 < f.length; i++) {
+      if ((VALUE.test(f[i]!) || NOT.test(f[i]!)) && /^[a-zA-Z][\w:./=,-]*/.test(f[i + 2]!)) { this.csvSep = m[1]!; return true; }
+    }
+    return false;
+  }
+
+  private csv(t: string, lineNo: number): boolean {
+    const f = t.split(this.csvSep!);
+    for (let i = 0; i + 2 < f.length; i++) {
+      const v = f[i]!;
+      if (!(VALUE.test(v) || NOT.test(v))) continue;
+      const event = f[i + 2]!;
+      if (!/^[a-zA-Z][\w:./=,-]*/.test(event)) continue;
+      const labels: Record<string, string> = {};
+      let interval: number | undefined;
+      // prefixes: [interval][aggregation id [,count]]
+      const pre = f.slice(0, i);
+      if (pre.length && /^\d+\.\d+$/.test(pre[0]!.trim())) interval = Number(pre.shift()!.trim());
+      if (pre.length) {
+        const id = pre[0]!.trim();
+        const cm = /^CPU(\d+)$/.exec(id);
+        if (cm) labels.cpu = cm[1]!; else if (id) labels.aggregate = id;
+      }
+      const r: Reading = { event, raw: v, unit: f[i + 1] ?? '', labels, line: lineNo };
+      const nm = NOT.exec(v);
+      if (nm) r.status = nm[1]!;
+      const run = Number(f[i + 4]);
+      if (f[i + 4] !== undefined && f[i + 4] !== '' && Number.isFinite(run)) r.runPct = run;
+      if (f[i + 5] !== undefined && f[i + 5] !== '') { r.metricValue = f[i + 5]!; r.metricUnit = f[i + 6] ?? ''; }
+      if (interval !== undefined) r.interval = interval;
+      if (!r.status) this.noteDecimal(v);
+      this.readings.push(r);
+      return true;
+    }
+    return false;
+  }
+
+  private json(t: string, lineNo: number): void {
+    let o: Record<string, unknown>;
+    try { o = JSON.parse(t) as Record<string, unknown>; } catch { this.w.add(`line ${lineNo}: could not read JSON "${snippet(t)}"`); return; }
+    const event = typeof o.event === 'string' ? o.event : undefined;
+    const cv = o['counter-value'];
+    if (!event || cv === undefined) return;
+    const labels: Record<string, string> = {};
+    if (typeof o.cpu === 'string' || typeof o.cpu === 'number') labels.cpu = String(o.cpu).replace(/^CPU/, '');
+    for (const k of ['core', 'socket', 'die', 'node', 'thread', 'cgroup']) if (o[k] !== undefined) labels[k] = String(o[k]);
+    const raw = String(cv);
+    const r: Reading = { event, raw, unit: typeof o.unit === 'string' ? o.unit : '', labels, line: lineNo };
+    const nm = NOT.exec(raw);
+    if (nm) r.status = nm[1]!;
+    if (typeof o['pcnt-running'] === 'number') r.runPct = o['pcnt-running'];
+    if (o['metric-value'] !== undefined && typeof o['metric-unit'] === 'string' && o['metric-unit'] !== '') { r.metricValue = String(o['metric-value']); r.metricUnit = o['metric-unit']; }
+    if (typeof o.variance === 'number') r.variance = o.variance;
+    if (o.interval !== undefined && Number.isFinite(Number(o.interval))) r.interval = Number(o.interval);
+    this.readings.push(r);
+  }
+
+  /** "  18.52 msec task-clock   #    0.541 CPUs utilized   ( +-  1.59% )", with optional interval and CPU prefixes. */
+  private normal(text: string, lineNo: number): boolean {
+    let s = text;
+    let comment = '';
+    const hash = s.indexOf('#');
+    if (hash >= 0) { comment = s.slice(hash + 1); s = s.slice(0, hash); }
+    let variance: number | undefined;
+    let runPct: number | undefined;
+    const vm = /\(\s*\+-\s*([\d.,]+)%\s*\)/.exec(text);
+    if (vm) variance = Number(vm[1]!.replace(',', '.'));
+    const rm = /\(([\d.,]+)%\)\s*$/.exec(text);
+    if (rm) runPct = Number(rm[1]!.replace(',', '.'));
+    if (hash < 0) s = s.replace(/\(\s*\+-\s*[\d.,]+%\s*\)/, '').replace(/\([\d.,]+%\)\s*$/, '');
+    const f = s.trim().split(/\s+/);
+    let i = 0;
+    let interval: number | undefined;
+    const labels: Record<string, string> = {};
+    if (f[i] && /^\d+\.\d{6,}$/.test(f[i]!) && f.length >= 3) { interval = Number(f[i]); i++; }
+    if (f[i] && /^(CPU\d+|S\d+(-D\d+)?(-C\d+)?|N\d+)$/.test(f[i]!)) {
+      const cm = /^CPU(\d+)$/.exec(f[i]!);
+      if (cm) labels.cpu = cm[1]!; else labels.aggregate = f[i]!;
+      i++;
+      // --per-core / --per-socket print the number of CPUs aggregated next
+      if (!cm && f[i] && /^\d+$/.test(f[i]!) && f[i + 1] && (VALUE.test(f[i + 1]!) || f[i + 1]!.startsWith('<'))) i++;
+    }
+    let raw = f[i];
+    if (raw === undefined) return false;
+    let status: string | undefined;
+    if (raw === '<not' && f[i + 1]) { raw = `${raw} ${f[i + 1]}`; i++; }
+    const nm = NOT.exec(raw);
+    if (nm) status = nm[1]!;
+    else if (!VALUE.test(raw) || !/\d/.test(raw)) return false;
+    i++;
+    let unit = '';
+    if (f[i] && /^(msec|ns|usec|sec|Joules|MiB|kB|B)$/.test(f[i]!) && f[i + 1]) { unit = f[i]!; i++; }
+    const event = f.slice(i).join(' ');
+    if (!event || !/^[A-Za-z_]/.test(event)) return false;
+    const r: Reading = { event, raw, unit, labels, line: lineNo };
+    if (status) r.status = status; else this.noteDecimal(raw);
+    if (interval !== undefined) r.interval = interval;
+    if (variance !== undefined) r.variance = variance;
+    if (runPct !== undefined) r.runPct = runPct;
+    const cm = /^\s*([-\d.,]+)\s*(.*?)\s*(\(.*\))?\s*$/.exec(comment);
+    if (cm) { r.metricValue = cm[1]!; r.metricUnit = cm[2]!.trim(); }
+    this.readings.push(r);
+    return true;
+  }
+
+  private value(raw: string): number {
+    if (this.commaDecimal) return Number(raw.replace(/\./g, '').replace(',', '.'));
+    return Number(raw.replace(/,/g, ''));
+  }
+
+  end() {
+    const out = this.out;
+    const metrics: Metric[] = [];
+    const rows: (string | number | null)[][] = [];
+    const intervalMode = this.readings.some((r) => r.interval !== undefined);
+    const totals = new Map<string, { event: string; labels: Record<string, string>; value: number; unit: Unit; column: string; first: number; last: number }>();
+    const seriesMap = new Map<string, Series>();
+    const intervals: number[] = [];
+    const derived = new Map<string, number>();
+    const notCounted = new Set<string>();
+    for (const r of this.readings) {
+      let v = r.status ? NaN : this.value(r.raw);
+      let unit: Unit = 'count';
+      if (!r.status) {
+        if (r.unit === 'msec') { v = v / 1000; unit = 's'; }
+        else if (r.unit === 'ns') { v = v / 1e9; unit = 's'; }
+        else if (r.unit === 'usec') { v = v / 1e6; unit = 's'; }
+        else if (r.unit === 'sec') unit = 's';
+        else if (r.unit === 'MiB') { v = v * 1024 * 1024; unit = 'B'; }
+        else if (r.unit && r.unit !== '') unit = r.unit;
+      }
+      v = tidy(v);
+      const mv = r.metricValue !== undefined ? this.value(r.metricValue) : NaN;
+      rows.push([r.interval ?? null, r.labels.cpu ?? r.labels.aggregate ?? null, r.event, r.status ? r.status : Number.isFinite(v) ? v : null, r.unit || null,
+        Number.isFinite(mv) ? mv : null, r.metricUnit ?? null, r.variance ?? null, r.runPct ?? null, r.line]);
+      if (r.status) { notCounted.add(`${r.event} <${r.status}>`); continue; }
+      const key = r.event + '\u0000' + JSON.stringify(r.labels);
+      const tot = totals.get(key);
+      if (tot) { tot.value = tidy(tot.value + v); tot.last = r.line; } else totals.set(key, { event: r.event, labels: r.labels, value: v, unit, column: r.event, first: r.line, last: r.line });
+      if (intervalMode && r.interval !== undefined) {
+        if (!intervals.length || intervals[intervals.length - 1] !== r.interval) intervals.push(r.interval);
+        let sr = seriesMap.get(key);
+        if (!sr) { sr = { name: 'counter_value', column: r.event, unit, labels: { event: r.event, ...r.labels }, values: [] }; seriesMap.set(key, sr); }
+        while (sr.values.length < intervals.length - 1) sr.values.push(NaN);
+        sr.values.push(v);
+        sr.lines = sr.lines ? [sr.lines[0], r.line] : [r.line, r.line];
+      }
+      if (!intervalMode && Object.keys(r.labels).length === 0 && r.metricUnit && Number.isFinite(mv)) {
+        const d = derivedMetric(r.metricUnit, mv);
+        if (d) {
+          metrics.push(metric(d.name, d.value, d.unit, { event: r.event }, r.metricUnit, [r.line, r.line]));
+          derived.set(d.name, d.value);
+        }
+      }
+      if (r.variance !== undefined && !intervalMode) metrics.push(metric('counter_stddev_percent', r.variance, '%', { event: r.event, ...r.labels }, '+-', [r.line, r.line]));
+    }
+    for (const t of totals.values()) {
+      metrics.push(metric('counter_value', t.value, t.unit, { event: t.event, ...t.labels }, t.column, [t.first, t.last]));
+      if ((t.event === 'task-clock' || t.event.startsWith('task-clock')) && Object.keys(t.labels).length === 0) metrics.push(metric('task_clock_seconds', t.value, 's', undefined, 'task-clock', [t.first, t.last]));
+      if ((t.event === 'cpu-clock') && Object.keys(t.labels).length === 0) metrics.push(metric('cpu_clock_seconds', t.value, 's', undefined, 'cpu-clock', [t.first, t.last]));
+    }
+    // IPC from the counters when perf did not print it
+    const get = (e: string): number | undefined => { for (const t of totals.values()) if ((t.event === e || t.event.startsWith(e + ':') || t.event === `cpu_core/${e}/` || t.event === `cpu/${e}/`) && !Object.keys(t.labels).length) return t.value; return undefined; };
+    const ins = get('instructions');
+    const cyc = get('cycles');
+    if (!derived.has('instructions_per_cycle') && ins !== undefined && cyc) metrics.push(metric('instructions_per_cycle', Math.round((ins / cyc) * 1000) / 1000, 'ratio', undefined, 'instructions / cycles'));
+    for (const t of this.times) {
+      const v = this.value(t.raw);
+      const name = t.what === 'time elapsed' ? 'elapsed_seconds' : t.what === 'user' ? 'user_seconds' : 'system_seconds';
+      metrics.push(metric(name, v, 's', undefined, `seconds ${t.what}`, [t.line, t.line]));
+      if (t.sd) metrics.push(metric(name.replace('_seconds', '_stddev_seconds'), this.value(t.sd), 's', undefined, '+-', [t.line, t.line]));
+      if (t.varPct !== undefined) metrics.push(metric(name.replace('_seconds', '_stddev_percent'), t.varPct, '%', undefined, '+-', [t.line, t.line]));
+    }
+    if (this.runs > 1) metrics.push(metric('runs_total', this.runs, 'count', undefined, 'runs'));
+    if (seriesMap.size) {
+      out.series = [...seriesMap.values()].map((s) => { while (s.values.length < intervals.length) s.values.push(NaN); return s; });
+    }
+    if (this.target) out.facts.perf_target = this.target;
+    if (notCounted.size) out.facts.perf_events_not_counted = [...notCounted];
+    out.metrics = metrics;
+    out.tables = { counters: table(['interval', 'cpu', 'event', 'value', 'unit', 'metric_value', 'metric_unit', 'stddev_percent', 'running_percent', 'line'], rows, 'counters as printed (value in base units; <not supported>/<not counted> kept as text)') };
+    if (!this.readings.length) this.w.add('no perf stat counters found');
+    out.warnings = this.w.done();
+    return out;
+  }
+}
+
+/** Drop binary floating-point noise from unit conversions (0.6012000000000001 → 0.6012). */
+function tidy(x: number): number {
+  return Number.isFinite(x) ? Number(x.toPrecision(12)) : x;
+}
+
+/** Derived figures perf prints after "#": "0.541 CPUs utilized", "23.000 K/sec", "1.23 insn per cycle", "2.9 GHz", "5.1% of all branches". */
+function derivedMetric(unitText: string, v: number): { name: string; value: number; unit: Unit } | null {
+  const u = unitText.trim();
+  if (/^CPUs utilized/.test(u)) return { name: 'cpus_utilized', value: v, unit: 'ratio' };
+  if (/^insn per cycle/.test(u) || u === 'IPC') return { name: 'instructions_per_cycle', value: v, unit: 'ratio' };
+  if (/^stalled cycles per insn/.test(u)) return { name: 'stalled_cycles_per_instruction', value: v, unit: 'ratio' };
+  if (/^(G|M|K)?\/sec$/.test(u)) {
+    const mul = u[0] === 'G' ? 1e9 : u[0] === 'M' ? 1e6 : u[0] === 'K' ? 1e3 : 1;
+    return { name: 'counter_per_second', value: tidy(v * mul), unit: '1/s' };
+  }
+  if (/^(G|M|K)?Hz$/.test(u)) {
+    const mul = u[0] === 'G' ? 1e9 : u[0] === 'M' ? 1e6 : u[0] === 'K' ? 1e3 : 1;
+    return { name: 'cpu_frequency_hertz', value: tidy(v * mul), unit: 'Hz' };
+  }
+  const pm = /^%\s*(.*)$/.exec(u) ?? /^%$/.exec(u);
+  if (pm) return { name: 'counter_percent', value: v, unit: '%' };
+  return null;
+}
+
+export const perfStatParser: CaptureParser = {
+  id: 'perf-stat',
+  title: 'perf stat',
+  detect,
+  open: () => new PerfStatSink(),
+};

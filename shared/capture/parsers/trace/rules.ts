@@ -1,0 +1,197 @@
+/** Finding rules of the trace group (top, proc-interrupts, strace, perf). */
+import type { Finding, FindingRule, Metric, ParsedCapture, Series } from '../../types';
+import { summarizeSeries } from '../../series';
+import { evidence, pct } from './helpers';
+
+function seriesOf(c: ParsedCapture, name: string): Series[] {
+  return c.series.filter((s) => s.name === name && Array.isArray((s as Series).values));
+}
+
+function cpuRule(id: string, seriesName: string, what: string, warnAt: number, critAt: number, advice: string): FindingRule {
+  return {
+    id,
+    kinds: ['top'],
+    evaluate({ capture }): Finding[] {
+      const list = seriesOf(capture, seriesName);
+      // the overall line first (no cpu label), then per-cpu lines
+      const overall = list.find((s) => !s.labels?.cpu);
+      const cand = overall ? [overall] : list;
+      let worst: { s: Series; mean: number; max: number } | null = null;
+      for (const s of cand) {
+        const sum = summarizeSeries(s);
+        if (sum.mean === null || sum.max === null) continue;
+        if (!worst || sum.mean > worst.mean) worst = { s, mean: sum.mean, max: sum.max };
+      }
+      if (!worst || worst.mean < warnAt) return [];
+      const where = worst.s.labels?.cpu !== undefined ? ` on cpu ${worst.s.labels.cpu}` : '';
+      const f: Finding = {
+        id,
+        severity: worst.mean >= critAt ? 'critical' : 'warning',
+        message: `${what} averages ${pct(worst.mean)} %${where} (max ${pct(worst.max)} %). ${advice}`,
+      };
+      const ev = evidence(worst.s.lines);
+      if (ev) f.evidence = ev;
+      return [f];
+    },
+  };
+}
+
+const stealHigh = cpuRule('cpu.steal-high', 'cpu_steal_percent', 'CPU steal time', 10, 30,
+  'The hypervisor is giving this VM\'s CPU time to other guests: measurements are unstable; ask for dedicated vCPUs or a less loaded host.');
+const iowaitHigh = cpuRule('cpu.iowait-high', 'cpu_iowait_percent', 'CPU iowait', 20, 50,
+  'CPUs sit idle waiting for disk I/O: look at iostat -x (await, %util) for the device that is saturated.');
+
+/** Sleeping processes (state S) that still show %CPU: busy workers that block between requests. */
+const sleepingBusy: FindingRule = {
+  id: 'cpu.sleeping-processes-busy',
+  kinds: ['top'],
+  evaluate({ capture }): Finding[] {
+    const t = capture.tables?.processes;
+    if (!t) return [];
+    const iS = t.columns.indexOf('S');
+    const iCpu = t.columns.indexOf('%CPU');
+    const iCmd = t.columns.findIndex((c) => c === 'COMMAND' || c === 'Command');
+    const iFrame = t.columns.indexOf('frame');
+    if (iS < 0 || iCpu < 0) return [];
+    const frames = new Map<number, { count: number; cpu: number; byCmd: Map<string, number> }>();
+    for (const r of t.rows) {
+      const cpu = r[iCpu];
+      if (r[iS] !== 'S' || typeof cpu !== 'number' || !(cpu > 0)) continue;
+      const fr = typeof r[iFrame] === 'number' ? (r[iFrame] as number) : 1;
+      let f = frames.get(fr);
+      if (!f) { f = { count: 0, cpu: 0, byCmd: new Map() }; frames.set(fr, f); }
+      f.count++;
+      f.cpu += cpu;
+      const cmd = iCmd >= 0 ? String(r[iCmd]).split(/\s/)[0]!.replace(/\+$/, '') : '?';
+      f.byCmd.set(cmd, (f.byCmd.get(cmd) ?? 0) + 1);
+    }
+    const nFrames = new Set(t.rows.map((r) => r[iFrame])).size;
+    // the first frame's %CPU is not an interval figure when there are more frames
+    let best: [number, { count: number; cpu: number; byCmd: Map<string, number> }] | null = null;
+    for (const [fr, f] of frames) {
+      if (nFrames > 1 && fr === 1) continue;
+      if (!best || f.count > best[1].count) best = [fr, f];
+    }
+    if (!best || best[1].count < 5) return [];
+    const cmds = [...best[1].byCmd.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([c, n]) => `${c} ×${n}`).join(', ');
+    return [{
+      id: 'cpu.sleeping-processes-busy',
+      severity: 'info',
+      message: `${best[1].count} processes in state S (sleeping) still used CPU in frame ${best[0]} (${pct(best[1].cpu)} % together; ${cmds}): many workers each doing a little work and blocking in between, e.g. php-fpm children waiting on I/O or locks. Compare the worker count with the CPU count and look at what they wait on (strace -c, /proc/interrupts RES).`,
+    }];
+  },
+};
+
+// ---------------------------------------------------------------- interrupts
+
+const IRQ_TEXT: Record<string, string> = {
+  RES: 'rescheduling IPIs: the scheduler is waking or moving tasks across CPUs, typically too many processes/threads competing for too few CPUs (e.g. a large php-fpm pool). Reduce the worker count towards the number of CPUs, or pin workers',
+  CAL: 'function-call IPIs: cross-CPU work such as TLB or cache flushes and membarrier calls, often from many threads changing memory mappings',
+  TLB: 'TLB shootdowns: memory mappings changing under many threads (munmap, mprotect, page migration)',
+  LOC: 'local timer interrupts: normal scheduler ticks, expected to lead on a lightly loaded machine',
+  NMI: 'non-maskable interrupts (perf counters or watchdog)',
+};
+
+function irqTotals(c: ParsedCapture, name: string): Map<string, { v: number; m: Metric }> {
+  const out = new Map<string, { v: number; m: Metric }>();
+  for (const m of c.metrics) if (m.name === name && m.labels?.irq) out.set(m.labels.irq, { v: m.value, m });
+  return out;
+}
+
+const irqDominated: FindingRule = {
+  id: 'irq.dominated-by',
+  kinds: ['proc-interrupts'],
+  evaluate({ capture, all }): Finding[] {
+    let values = irqTotals(capture, 'interrupts_delta');
+    let basis = 'between the snapshots';
+    if (!values.size) {
+      // two single-snapshot captures of one experiment: this one minus the previous one
+      const others = all.filter((c) => c.kind === 'proc-interrupts');
+      const idx = others.indexOf(capture);
+      const prev = idx > 0 ? others[idx - 1] : undefined;
+      if (prev && !prev.metrics.some((m) => m.name === 'interrupts_delta')) {
+        const a = irqTotals(prev, 'interrupts_total');
+        const b = irqTotals(capture, 'interrupts_total');
+        const d = new Map<string, { v: number; m: Metric }>();
+        let ok = a.size > 0;
+        for (const [irq, x] of b) {
+          const y = a.get(irq);
+          if (!y) continue;
+          if (x.v < y.v) { ok = false; break; }
+          d.set(irq, { v: x.v - y.v, m: x.m });
+        }
+        if (ok && d.size) { values = d; basis = `since ${prev.file ?? 'the previous capture'}`; }
+      }
+    }
+    if (!values.size) { values = irqTotals(capture, 'interrupts_total'); basis = 'since boot'; }
+    let total = 0;
+    let top: [string, { v: number; m: Metric }] | null = null;
+    for (const e of values) {
+      total += e[1].v;
+      if (!top || e[1].v > top[1].v) top = e;
+    }
+    if (!top || total <= 0) return [];
+    const share = (top[1].v / total) * 100;
+    const irq = top[0];
+    const desc = top[1].m.labels?.description;
+    const device = desc ? desc.split(' ').pop() : undefined;
+    const why = IRQ_TEXT[irq] ?? `device interrupts${device ? ` of ${device}` : ''}: the device (disk, NIC queue…) is busy; check that its queues are spread over CPUs (irqbalance, smp_affinity)`;
+    const severity = share > 50 && irq !== 'LOC' ? 'warning' : 'info';
+    const f: Finding = {
+      id: 'irq.dominated-by',
+      severity,
+      message: `IRQ ${irq}${desc ? ` (${desc})` : ''} makes up ${pct(share)} % of all interrupts ${basis} (${top[1].v} of ${total}): ${why}.`,
+      labels: { irq },
+    };
+    const ev = evidence(top[1].m.lines);
+    if (ev) f.evidence = ev;
+    return [f];
+  },
+};
+
+// ---------------------------------------------------------------- strace
+
+const STAT_FAMILY = new Set(['stat', 'lstat', 'fstat', 'newfstatat', 'fstatat64', 'stat64', 'lstat64', 'fstat64', 'statx', 'access', 'faccessat', 'faccessat2', 'readlink', 'readlinkat']);
+
+const statStorm: FindingRule = {
+  id: 'syscall.stat-storm',
+  kinds: ['strace-summary', 'strace-log'],
+  evaluate({ capture }): Finding[] {
+    let total = 0;
+    let stat = 0;
+    let statErr = 0;
+    let openErr = 0;
+    let enoent = 0;
+    let lines: [number, number] | undefined;
+    const tally: [string, number][] = [];
+    for (const m of capture.metrics) {
+      const sc = m.labels?.syscall;
+      if (m.name === 'syscall_calls_total' && !sc) total = m.value;
+      if (!sc || m.labels?.personality) continue;
+      if (m.name === 'syscall_calls_total' && STAT_FAMILY.has(sc)) { stat += m.value; tally.push([sc, m.value]); if (m.lines) lines = lines ? [Math.min(lines[0], m.lines[0]), Math.max(lines[1], m.lines[1])] : [m.lines[0], m.lines[1]]; }
+      if (m.name === 'syscall_errors_total' && STAT_FAMILY.has(sc)) statErr += m.value;
+      if (m.name === 'syscall_errors_total' && (sc === 'openat' || sc === 'open')) openErr += m.value;
+      if (m.name === 'syscall_errno_total' && m.labels?.errno === 'ENOENT' && (STAT_FAMILY.has(sc) || sc === 'open' || sc === 'openat')) enoent += m.value;
+    }
+    if (!total) total = capture.metrics.filter((m) => m.name === 'syscall_calls_total' && m.labels?.syscall && !m.labels.personality).reduce((a, m) => a + m.value, 0);
+    const storm = stat + openErr;
+    if (!total || storm < 200) return [];
+    const share = (storm / total) * 100;
+    if (share < 40) return [];
+    const failed = statErr + openErr;
+    tally.sort((a, b) => b[1] - a[1]);
+    const f: Finding = {
+      id: 'syscall.stat-storm',
+      severity: share >= 60 ? 'warning' : 'info',
+      message: `${pct(share)} % of all system calls (${storm} of ${total}) are stat-like file checks (${tally.slice(0, 3).map(([s, n]) => `${s} ${n}`).join(', ')}${openErr ? `, failed opens ${openErr}` : ''})` +
+        (failed ? `; ${failed} of them failed${enoent ? ` (${enoent} ENOENT)` : ''}` : '') +
+        '. A PHP application does this when opcache revalidates file timestamps and include_path lookups miss: set opcache.validate_timestamps=0 (deploy with a reload) or raise opcache.revalidate_freq, raise realpath_cache_size/realpath_cache_ttl, and use absolute include paths / an optimized autoloader.',
+    };
+    const ev = evidence(lines);
+    if (ev) f.evidence = ev;
+    return [f];
+  },
+};
+
+export const rules: FindingRule[] = [stealHigh, iowaitHigh, sleepingBusy, irqDominated, statStorm];
+

@@ -1,0 +1,316 @@
+/**
+ * top -b (procps / procps-ng 3.2, 3.3, 4.x): one or more frames of summary lines and a process table.
+ * See docs/parsers/trace.md for what is emitted.
+ */
+import type { CaptureParser, LineSink, Series, Unit } from '../../types';
+import { fields, num, promptCommand } from '../../text';
+import { emptyOutput, snippet, table, Warnings } from './helpers';
+
+const TOP_LINE = /^\s*top - (\d{1,2}:\d{2}:\d{2})\s+(.*)$/;
+const LOAD = /load averages?:\s*([\d.,]+)[,\s]\s*([\d.,]+)[,\s]\s*([\d.,]+)/;
+const TASKS = /^\s*(Tasks|Threads)\s*:/;
+const CPU_START = /(%?Cpu(?:\(s\)|\d+)|%Node\d+)\s*:/g;
+const MEM_START = /(?:^|\s)((?:[KMGTPE]iB\s+)?(?:Mem|Swap))\s*:/g;
+const PAIR = /(\d+(?:[.,]\d+)?)\s*%?\s*([A-Za-z][A-Za-z/]*)/g;
+
+const CPU_FIELDS: Record<string, string> = {
+  us: 'cpu_user_percent', sy: 'cpu_system_percent', ni: 'cpu_nice_percent', id: 'cpu_idle_percent',
+  wa: 'cpu_iowait_percent', hi: 'cpu_hardware_irq_percent', si: 'cpu_software_irq_percent', st: 'cpu_steal_percent',
+};
+const SCALE: Record<string, number> = { KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4, PiB: 1024 ** 5, EiB: 1024 ** 6 };
+/** Columns of the process table that hold memory sizes (KiB unless suffixed). */
+const MEM_COLUMNS = new Set(['VIRT', 'RES', 'SHR', 'SWAP', 'CODE', 'DATA', 'USED', 'RSan', 'RSfd', 'RSlk', 'RSsh', 'RSS', 'VSZ']);
+const MEM_SUFFIX: Record<string, number> = { k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4, p: 1024 ** 5, e: 1024 ** 6 };
+
+/** "1.2g" → bytes; bare numbers are KiB. */
+export function topMem(s: string): number {
+  const m = /^(\d+(?:[.,]\d+)?)([kmgtpe])?$/i.exec(s);
+  if (!m) return NaN;
+  const v = Number(m[1]!.replace(',', '.'));
+  return Math.round(v * (m[2] ? MEM_SUFFIX[m[2].toLowerCase()]! : 1024));
+}
+
+function detect(head: readonly string[]): number {
+  let score = 0;
+  const n = Math.min(head.length, 400);
+  for (let i = 0; i < n; i++) {
+    const l = head[i]!;
+    if (TOP_LINE.test(l) && LOAD.test(l)) score += 0.5;
+    else if (/^\s*(Tasks|Threads):\s+\d+ total,/.test(l)) score += 0.2;
+    else if (/^\s*%?Cpu(\(s\)|\d+)\s*:\s*[\d.,]+\s*%?\s*us/.test(l)) score += 0.15;
+    else if (/^\s*[KMG]iB Mem\s*:/.test(l) || /^\s*Mem:\s+\d+k? total/.test(l)) score += 0.15;
+    else if (/^\s*PID\s+USER\s+.*COMMAND/.test(l) || /^\s*PID\s+.*%CPU.*COMMAND/.test(l)) score += 0.2;
+    if (score >= 1) break;
+  }
+  return Math.min(0.98, score);
+}
+
+interface Frame { index: number; line: number; time: string; }
+
+class TopSink implements LineSink {
+  private out = emptyOutput();
+  private w = new Warnings();
+  private frames: Frame[] = [];
+  private frame = -1;
+  /** per series key → values per frame */
+  private seriesMap = new Map<string, Series>();
+  private cols: string[] | null = null;
+  private cmdCol = -1;
+  private rows: (string | number | null)[][] = [];
+  private tableCols: string[] | null = null;
+  private procCpu = new Map<string, { pid: string; command: string; values: number[]; busy: boolean; first: number; last: number }>();
+  private cpuIds = new Set<string>();
+  private sawHeaderLine = false;
+
+  private ensureFrame(lineNo: number): void {
+    if (this.frame < 0) this.newFrame(lineNo, '');
+  }
+
+  private newFrame(lineNo: number, time: string): void {
+    this.frame = this.frames.length;
+    this.frames.push({ index: this.frame + 1, line: lineNo, time });
+    this.cols = null;
+  }
+
+  private push(name: string, column: string, unit: Unit, value: number, lineNo: number, labels?: Record<string, string>): void {
+    if (!Number.isFinite(value)) return;
+    let key = name;
+    if (labels) for (const k of Object.keys(labels).sort()) key += '\u0000' + k + '=' + labels[k];
+    let s = this.seriesMap.get(key);
+    if (!s) {
+      s = { name, column, unit, values: [] };
+      if (labels) s.labels = labels;
+      this.seriesMap.set(key, s);
+    }
+    while (s.values.length < this.frame) s.values.push(NaN);
+    if (s.values.length === this.frame + 1) s.values[this.frame] = value; // repeated line in one frame: keep last
+    else s.values.push(value);
+    s.lines = s.lines ? [s.lines[0], lineNo] : [lineNo, lineNo];
+  }
+
+  line(text: string, lineNo: number): void {
+    const t = text.trim();
+    if (t === '') { return; }
+    const m = TOP_LINE.exec(text);
+    if (m) {
+      this.newFrame(lineNo, m[1]!);
+      const lm = LOAD.exec(m[2]!);
+      // with a decimal comma the loads read "0,10, 0,20, 0,30": split on ", " instead
+      let loads: number[] = [];
+      const tail = /load averages?:\s*(.*)$/.exec(m[2]!);
+      if (tail) {
+        const parts = tail[1]!.split(/,\s+|\s+/).filter((x) => x !== '');
+        loads = parts.map((p) => num(p.replace(/,$/, '')));
+      }
+      if (loads.length < 3 && lm) loads = [num(lm[1]), num(lm[2]), num(lm[3])];
+      this.push('load_1m', 'load average', 'count', loads[0] ?? NaN, lineNo);
+      this.push('load_5m', 'load average', 'count', loads[1] ?? NaN, lineNo);
+      this.push('load_15m', 'load average', 'count', loads[2] ?? NaN, lineNo);
+      const um = /(\d+)\s+users?/.exec(m[2]!);
+      if (um) this.push('users', 'user', 'count', Number(um[1]), lineNo);
+      const up = /up\s+(.*?),\s+\d+\s+users?/.exec(m[2]!) ?? /up\s+(.*?),\s+load/.exec(m[2]!);
+      if (up) {
+        const secs = uptimeSeconds(up[1]!);
+        if (Number.isFinite(secs)) this.push('uptime_seconds', 'up', 's', secs, lineNo);
+      }
+      this.sawHeaderLine = true;
+      return;
+    }
+    if (TASKS.test(text)) {
+      this.ensureFrame(lineNo);
+      const word = /^\s*(\w+)/.exec(text)![1]!;
+      for (const [v, label] of pairs(text.slice(text.indexOf(':') + 1))) {
+        const key = label.toLowerCase();
+        if (['total', 'running', 'sleeping', 'stopped', 'zombie', 'idle'].includes(key)) this.push(`tasks_${key}`, `${word} ${key}`, 'count', v, lineNo);
+      }
+      return;
+    }
+    if (/^\s*%?(Cpu|Node)/.test(text)) {
+      this.ensureFrame(lineNo);
+      this.cpuLine(text, lineNo);
+      return;
+    }
+    if (/^\s*(?:[KMGTPE]iB\s+)?(Mem|Swap)\s*:/.test(text)) {
+      this.ensureFrame(lineNo);
+      this.memLine(text, lineNo);
+      return;
+    }
+    if (/^\s*PID\s/.test(text) || /^\s*(USER|PPID|TGID)\s.*\bPID\b/.test(text)) {
+      this.ensureFrame(lineNo);
+      this.cols = fields(text);
+      this.cmdCol = this.cols.findIndex((c) => c === 'COMMAND' || c === 'Command');
+      if (!this.tableCols) this.tableCols = ['frame', ...this.cols];
+      else if (this.tableCols.length !== this.cols.length + 1 || this.cols.some((c, i) => this.tableCols![i + 1] !== c)) {
+        this.w.add(`line ${lineNo}: process table columns changed; rows kept under the first header's columns`);
+      }
+      return;
+    }
+    if (this.cols) { this.procRow(text, lineNo); return; }
+    if (lineNo <= 3 && !this.sawHeaderLine) {
+      const c = promptCommand(text, ['top']);
+      if (c) { this.out.command = c; return; }
+    }
+    if (/^top from procps/.test(t) || /^procps(-ng)? version/.test(t)) { this.out.toolVersion = t; return; }
+    this.w.add(`line ${lineNo}: could not read "${snippet(text)}"`);
+  }
+
+  private cpuLine(text: string, lineNo: number): void {
+    CPU_START.lastIndex = 0;
+    const starts: { at: number; end: number; id: string }[] = [];
+    let m: RegExpExecArray | null;
+    while ((m = CPU_START.exec(text))) starts.push({ at: m.index, end: m.index + m[0].length, id: m[1]! });
+    if (!starts.length) { this.w.add(`line ${lineNo}: could not read "${snippet(text)}"`); return; }
+    for (let i = 0; i < starts.length; i++) {
+      const s = starts[i]!;
+      const body = text.slice(s.end, i + 1 < starts.length ? starts[i + 1]!.at : text.length);
+      const idm = /(\d+)/.exec(s.id);
+      const isNode = s.id.includes('Node');
+      const labels: Record<string, string> | undefined = idm ? (isNode ? { node: idm[1]! } : { cpu: idm[1]! }) : undefined;
+      if (idm && !isNode) this.cpuIds.add(idm[1]!);
+      let any = false;
+      for (const [v, label] of pairs(body)) {
+        const name = CPU_FIELDS[label];
+        if (!name) continue;
+        this.push(name, label, '%', v, lineNo, labels);
+        any = true;
+      }
+      if (!any && !/[|#]/.test(body)) this.w.add(`line ${lineNo}: could not read cpu figures "${snippet(body)}"`);
+    }
+  }
+
+  private memLine(text: string, lineNo: number): void {
+    MEM_START.lastIndex = 0;
+    const starts: { at: number; end: number; id: string }[] = [];
+    let m: RegExpExecArray | null;
+    while ((m = MEM_START.exec(text))) starts.push({ at: m.index, end: m.index + m[0].length, id: m[1]! });
+    for (let i = 0; i < starts.length; i++) {
+      const s = starts[i]!;
+      const body = text.slice(s.end, i + 1 < starts.length ? starts[i + 1]!.at : text.length);
+      const unitm = /^([KMGTPE]iB)\s/.exec(s.id);
+      const swap = s.id.endsWith('Swap');
+      // old procps (3.2): "Mem:   2054748k total" — a k suffix
+      const scale = unitm ? SCALE[unitm[1]!]! : 1024;
+      const re = /(\d+(?:[.,]\d+)?)([kmgKMG])?\s+([A-Za-z][A-Za-z/]*(?:\s+Mem)?)/g;
+      let p: RegExpExecArray | null;
+      while ((p = re.exec(body))) {
+        const v = num(p[1]!) * (p[2] ? MEM_SUFFIX[p[2].toLowerCase()]! : scale);
+        const label = p[3]!.replace(/\s+/g, ' ');
+        const name = memName(label, swap);
+        if (!name) continue;
+        this.push(name, name === 'memory_available_bytes' ? `${unitm ? unitm[1]! + ' ' : ''}${label}` : `${s.id} ${label}`, 'B', Math.round(v), lineNo);
+        if (this.frame === 0 && name === 'memory_total_bytes' && !('memory_total_bytes' in this.out.facts)) this.out.facts.memory_total_bytes = Math.round(v);
+        if (this.frame === 0 && name === 'swap_total_bytes' && !('swap_total_bytes' in this.out.facts)) this.out.facts.swap_total_bytes = Math.round(v);
+      }
+    }
+  }
+
+  private procRow(text: string, lineNo: number): void {
+    const cols = this.cols!;
+    let f = fields(text);
+    if (f.length < cols.length && !(this.cmdCol === cols.length - 1 && f.length === cols.length - 1)) {
+      this.w.add(`line ${lineNo}: could not read process row "${snippet(text)}"`);
+      return;
+    }
+    if (f.length > cols.length) {
+      if (this.cmdCol === cols.length - 1) f = [...f.slice(0, cols.length - 1), f.slice(cols.length - 1).join(' ')];
+      else { this.w.add(`line ${lineNo}: process row has more fields than the header "${snippet(text)}"`); return; }
+    }
+    const row: (string | number | null)[] = [this.frame + 1];
+    let pid = '', command = '', cpu = NaN;
+    for (let i = 0; i < cols.length; i++) {
+      const c = cols[i]!;
+      const v = f[i] ?? '';
+      if (c === 'PID') pid = v;
+      if (i === this.cmdCol) command = v;
+      if (MEM_COLUMNS.has(c)) { const b = topMem(v); row.push(Number.isFinite(b) ? b : v); continue; }
+      if (c === '%CPU') cpu = num(v);
+      const n = /^-?\d+(?:[.,]\d+)?$/.test(v) ? num(v) : NaN;
+      row.push(Number.isFinite(n) ? n : v);
+    }
+    if (!/^\d+$/.test(pid) && cols.includes('PID')) { this.w.add(`line ${lineNo}: could not read process row "${snippet(text)}"`); return; }
+    if (this.rows.length < 200_000) this.rows.push(row);
+    if (pid && Number.isFinite(cpu)) {
+      const key = pid + '\u0000' + command;
+      let p = this.procCpu.get(key);
+      if (!p) { p = { pid, command, values: [], busy: false, first: lineNo, last: lineNo }; if (this.procCpu.size < 5000) this.procCpu.set(key, p); else return; }
+      while (p.values.length < this.frame) p.values.push(NaN);
+      p.values[this.frame] = cpu;
+      p.last = lineNo;
+      if (cpu > 0) p.busy = true;
+    }
+  }
+
+  end() {
+    const out = this.out;
+    const nFrames = this.frames.length;
+    const series: Series[] = [];
+    for (const s of this.seriesMap.values()) {
+      while (s.values.length < nFrames) s.values.push(NaN);
+      if (nFrames > 1 && s.name.startsWith('cpu_')) s.firstSampleSinceBoot = true;
+      series.push(s);
+    }
+    for (const p of this.procCpu.values()) {
+      if (!p.busy) continue;
+      const values = p.values.slice();
+      while (values.length < nFrames) values.push(NaN);
+      const s: Series = { name: 'cpu_percent', column: '%CPU', unit: '%', labels: { pid: p.pid, command: p.command }, values, lines: [p.first, p.last] };
+      if (nFrames > 1) s.firstSampleSinceBoot = true;
+      series.push(s);
+    }
+    out.series = series;
+    if (this.cpuIds.size) out.facts.cpu_threads = this.cpuIds.size;
+    out.tables = {};
+    out.tables.frames = table(['frame', 'time', 'line'], this.frames.map((f) => [f.index, f.time || null, f.line]));
+    if (this.tableCols) out.tables.processes = table(this.tableCols, this.rows, 'processes of each frame (VIRT/RES/SHR… in bytes)');
+    if (!nFrames) this.w.add('no top frame found');
+    out.warnings = this.w.done();
+    return out;
+  }
+}
+
+function memName(label: string, swap: boolean): string | undefined {
+  const l = label.toLowerCase();
+  if (l === 'avail mem' || l === 'avail') return 'memory_available_bytes';
+  if (l === 'cached mem' || (swap && l === 'cached')) return 'memory_cached_bytes';
+  const pre = swap ? 'swap_' : 'memory_';
+  if (l === 'total') return pre + 'total_bytes';
+  if (l === 'free') return pre + 'free_bytes';
+  if (l === 'used') return pre + 'used_bytes';
+  if (!swap && l === 'buff/cache') return 'memory_buff_cache_bytes';
+  if (!swap && (l === 'buffers' || l === 'buffer')) return 'memory_buffers_bytes';
+  return undefined;
+}
+
+/** "value label" pairs in a summary line: "86 total,   4 running" → [[86,'total'],[4,'running']]. */
+function pairs(s: string): [number, string][] {
+  const out: [number, string][] = [];
+  PAIR.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = PAIR.exec(s))) {
+    const v = num(m[1]!);
+    if (Number.isFinite(v)) out.push([v, m[2]!]);
+  }
+  return out;
+}
+
+/** "3 days,  2:03" / "4 min" / "10:01" / "1 day, 3 min" → seconds. */
+function uptimeSeconds(s: string): number {
+  let total = 0;
+  let any = false;
+  for (const part of s.split(',')) {
+    const p = part.trim();
+    let m: RegExpExecArray | null;
+    if ((m = /^(\d+)\s+days?$/.exec(p))) { total += Number(m[1]) * 86400; any = true; }
+    else if ((m = /^(\d+)\s+min$/.exec(p))) { total += Number(m[1]) * 60; any = true; }
+    else if ((m = /^(\d+):(\d{2})$/.exec(p))) { total += Number(m[1]) * 3600 + Number(m[2]) * 60; any = true; }
+    else if (p !== '') return NaN;
+  }
+  return any ? total : NaN;
+}
+
+export const topParser: CaptureParser = {
+  id: 'top',
+  title: 'top -b (procps)',
+  detect,
+  open: () => new TopSink(),
+};
