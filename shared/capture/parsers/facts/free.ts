@@ -13,7 +13,7 @@ const COLUMN_NAMES: Record<string, string> = {
   cache: 'cache', cached: 'cache', available: 'available',
   // zh_CN / de / fr / es
   '总计': 'total', '已用': 'used', '空闲': 'free', '共享': 'shared', '缓冲/缓存': 'buff_cache', '可用': 'available', '缓冲': 'buffers', '缓存': 'cache',
-  gesamt: 'total', benutzt: 'used', frei: 'free', gemeinsam: 'shared', 'Puffer/Cache': 'buff_cache', 'Puffer/Zwischenspeicher': 'buff_cache', verfügbar: 'available', Puffer: 'buffers',
+  gesamt: 'total', benutzt: 'used', frei: 'free', gemeinsam: 'shared', 'gemns.': 'shared', 'Puffer/Cache': 'buff_cache', 'Puffer/Zwischenspeicher': 'buff_cache', verfügbar: 'available', Puffer: 'buffers',
   'utilisé': 'used', libre: 'free', 'partagé': 'shared', 'tamp/cache': 'buff_cache', disponible: 'available',
   usado: 'used', libr: 'free', compartido: 'shared', 'búfer/caché': 'buff_cache',
 };
@@ -150,9 +150,10 @@ export const freeParser: CaptureParser = {
     const n = Math.min(head.length, 100);
     for (let i = 0; i < n; i++) {
       const l = head[i]!.trim();
-      if (/^total\s+used\s+free\s+shared\s+(buff\/cache|buffers)/.test(l)) header = true;
-      else if (/^(Mem|内存)[:：]\s+\d/.test(l)) mem = true;
-      else if (/^(Swap|交换)[:：]\s+\d/.test(l)) swap = true;
+      const f = fields(l);
+      if (f.length >= 3 && f.every((x) => COLUMN_NAMES[x] !== undefined) && (f[0] === 'total' || COLUMN_NAMES[f[0]!] === 'total')) header = true;
+      else if (/^(Mem|内存|Speicher|Mém|Memoria)\s*[:：]\s*\d/.test(l)) mem = true;
+      else if (/^(Swap|交换|Auslagerung|Échange|Intercambio)\s*[:：]\s*\d/.test(l)) swap = true;
     }
     if (header && mem) return 0.95;
     if (mem && swap) return 0.7;

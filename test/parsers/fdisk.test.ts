@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseText } from '../../shared/capture/registry';
+
+const fixture = (id: string, name: string) => readFileSync(join(__dirname, '../fixtures/captures', id, name), 'utf8');
+
+describe('fdisk', () => {
+  it('seed capture: disk vda, 53687091200 bytes, 512-byte logical sectors, partition row', () => {
+    const c = parseText(fixture('fdisk', 'fdisk-l-vda.txt'));
+    expect(c.kind).toBe('fdisk');
+    expect(c.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(c.command).toBe('fdisk -l');
+    const disks = c.facts.disks as Record<string, unknown>[];
+    expect(disks).toHaveLength(1);
+    expect(disks[0]).toMatchObject({ name: 'vda', size_bytes: 53687091200, logical_sector_bytes: 512, physical_sector_bytes: 512, sectors: 104857600, label_type: 'dos', identifier: '0x000d64b4' });
+    expect(c.metrics).toEqual([{ name: 'disk_size_bytes', value: 53687091200, unit: 'B', labels: { device: 'vda' }, column: 'bytes', lines: [3, 3] }]);
+    expect(c.tables!['partitions:vda']).toEqual({ columns: ['Device', 'Boot', 'Start', 'End', 'Blocks', 'Id', 'System'], rows: [['/dev/vda1', '*', 2048, 104857599, 52427776, 83, 'Linux']] });
+    expect(c.warnings).toEqual([]);
+  });
+
+  it('util-linux 2.38 dos label on an image file: "64 MiB", Boot column optional per row, type with spaces', () => {
+    const c = parseText(fixture('fdisk', 'image-dos.txt'));
+    expect(c.kind).toBe('fdisk');
+    const d = (c.facts.disks as Record<string, unknown>[])[0]!;
+    expect(d).toMatchObject({ name: '/tmp/x.img', size_bytes: 67108864, logical_sector_bytes: 512, io_optimal_bytes: 512, size: '64 MiB' });
+    const rows = c.tables!['partitions:/tmp/x.img']!.rows;
+    expect(rows[1]).toEqual(['/tmp/x.img2', null, 67584, 131071, 63488, '31M', 82, 'Linux swap / Solaris']);
+    expect(c.warnings).toEqual([]);
+  });
+
+  it('gpt label', () => {
+    const c = parseText(fixture('fdisk', 'image-gpt.txt'));
+    const d = (c.facts.disks as Record<string, unknown>[])[0]!;
+    expect(d).toMatchObject({ size_bytes: 134217728, label_type: 'gpt' });
+    expect(c.tables!['partitions:/tmp/y.img']!.columns).toEqual(['Device', 'Start', 'End', 'Sectors', 'Size', 'Type']);
+    expect(c.tables!['partitions:/tmp/y.img']!.rows[0]).toEqual(['/tmp/y.img1', 2048, 133119, 131072, '64M', 'Linux filesystem']);
+  });
+
+  it('several disks with a model line, and a junk line warned about', () => {
+    const a = fixture('fdisk', 'fdisk-l-vda.txt');
+    const b = fixture('fdisk', 'image-gpt.txt').replace('Units:', 'Disk model: QEMU HARDDISK\nUnits:');
+    const c = parseText(a + '\n' + b + '\nsomething odd\n');
+    const disks = c.facts.disks as Record<string, unknown>[];
+    expect(disks.map((d) => d.name)).toEqual(['vda', '/tmp/y.img']);
+    expect(disks[1]!.model).toBe('QEMU HARDDISK');
+    expect(c.warnings.length).toBe(1);
+  });
+});
