@@ -46,3 +46,11 @@ export function resolveLaunchConfig(input: {
 export function windowTitle(notebookPath: string | null): string {
   return notebookPath ? `${path.basename(notebookPath)} — Tunebook` : 'Tunebook';
 }
+
+/**
+ * Files that Node must open by path outside Electron's asar shim (worker_threads entries) are
+ * unpacked by electron-builder (asarUnpack); this maps a path inside app.asar to its unpacked copy.
+ */
+export function unpackedPath(file: string, sep: string = path.sep): string {
+  return file.replace(`${sep}app.asar${sep}`, `${sep}app.asar.unpacked${sep}`);
+}

@@ -16,7 +16,7 @@ import { Backend, defaultNotebookPath } from '../services/backend';
 import { APP_ENTRY_URL, APP_SCHEME } from './channels';
 import type { AppWebContentsLike } from './ipc';
 import { forwardEvents, registerApiHandlers } from './ipc';
-import { notebookFromArgv, resolveLaunchConfig, windowTitle } from './launchConfig';
+import { notebookFromArgv, resolveLaunchConfig, unpackedPath, windowTitle } from './launchConfig';
 import { buildMenuTemplate } from './menu';
 import type { DialogLike, NotebookActionDeps } from './notebookActions';
 import { describeOpenError, newNotebookInteractive, openNotebookFile, openNotebookInteractive } from './notebookActions';
@@ -40,6 +40,8 @@ app.enableSandbox();
 
 const RENDERER_ROOT = path.join(__dirname, '..', 'renderer');
 const PRELOAD = path.join(__dirname, 'preload.cjs');
+// dist/parseWorker.cjs (worker_threads entry; unpacked from the asar in packaged builds)
+const PARSE_WORKER = unpackedPath(path.join(__dirname, '..', 'parseWorker.cjs'));
 
 let mainWindow: BrowserWindow | null = null;
 let backend: Backend | null = null;
@@ -180,7 +182,7 @@ async function start(): Promise<void> {
   const notebookPath = config.notebookPath ?? defaultNotebookPath(userData);
   let b: Backend;
   try {
-    b = new Backend({ notebookPath, userDataDir: userData, appVersion: app.getVersion() });
+    b = new Backend({ notebookPath, userDataDir: userData, appVersion: app.getVersion(), parseWorkerFile: PARSE_WORKER });
   } catch (err) {
     const text = describeOpenError(err, notebookPath);
     dialog.showErrorBox(text.title, `${text.message}\n\n${text.detail.replace('The current notebook is still open.', '')}`.trim());

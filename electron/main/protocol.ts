@@ -142,7 +142,8 @@ export function createAppProtocolHandler(opts: AppProtocolOptions): (request: Re
       // a symlink inside dist/renderer must not lead outside it
       if (!isInside(realRoot, real)) return errorResponse(403, opts.csp);
       if (!(await io.stat(real)).isFile()) return errorResponse(404, opts.csp);
-      const body = request.method === 'HEAD' ? null : await io.readFile(real);
+      // copied into a fresh ArrayBuffer-backed view (what BodyInit accepts in every lib typing)
+      const body = request.method === 'HEAD' ? null : new Uint8Array(await io.readFile(real));
       return new Response(body, {
         status: 200,
         headers: { ...securityHeaders(opts.csp), 'Content-Type': mimeTypeFor(real) },
