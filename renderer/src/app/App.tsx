@@ -1,0 +1,63 @@
+import { useEffect, useState } from 'react';
+import { useApp } from './AppContext';
+import { Datalists } from '../features/experiments/Datalists';
+import { NotebookBar } from '../features/notebook/NotebookBar';
+import { ProfilesView } from '../features/profiles/ProfilesView';
+import { SearchBox } from '../features/search/SearchBox';
+import { NewStudyDialog } from '../features/studies/NewStudyDialog';
+import { StudyList } from '../features/studies/StudyList';
+import { StudyView } from '../features/studies/StudyView';
+
+/** The window: top bar (notebook, search), sidebar (studies, profiles), and the current view. */
+export function App() {
+  const { api, route, navigate, invalidate } = useApp();
+
+  // Reload everything when the notebook changes (File › Open in Electron) or data changes elsewhere.
+  useEffect(() => {
+    const offNotebook = api.on('onDidChangeNotebook', () => { navigate({ name: 'home' }); invalidate(); });
+    const offData = api.on('onDidChangeData', () => invalidate());
+    return () => { offNotebook(); offData(); };
+  }, [api, navigate, invalidate]);
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <span className="brand" aria-hidden="true">Tunebook</span>
+        <NotebookBar />
+        <SearchBox />
+      </header>
+      <aside className="sidebar">
+        <StudyList />
+        <nav aria-label="Notebook" className="sidebar-section">
+          <button
+            type="button"
+            className={`nav-item ${route.name === 'profiles' ? 'active' : ''}`}
+            aria-current={route.name === 'profiles' ? 'page' : undefined}
+            onClick={() => navigate({ name: 'profiles', profileId: null })}
+          >
+            Hardware profiles
+          </button>
+        </nav>
+      </aside>
+      <main className="main" id="main">
+        {route.name === 'study' && <StudyView key={route.studyId} studyId={route.studyId} experimentId={route.experimentId ?? null} />}
+        {route.name === 'profiles' && <ProfilesView profileId={route.profileId} />}
+        {route.name === 'home' && <Home />}
+      </main>
+      <Datalists />
+    </div>
+  );
+}
+
+function Home() {
+  const [creating, setCreating] = useState(false);
+  return (
+    <div className="view home">
+      <h1>Tunebook</h1>
+      <p>A lab notebook for performance tuning: record each experiment — the machine, what changed and why, and the result — and see how far you are from the goal.</p>
+      <p><button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>Create a study</button> or pick one on the left.</p>
+      <p className="muted small">Keyboard: Ctrl+K or / to search; Alt+↑ / Alt+↓ on an experiment to reorder.</p>
+      {creating && <NewStudyDialog onClose={() => setCreating(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * App-wide state: the TunebookApi, a data revision that every query depends on (bumped after each
+ * write and on back-end events), and the current route (no router: a notebook has four views).
+ */
+import { createContext, useCallback, useContext, useMemo, useState } from 'react';
+import type { ReactNode } from 'react';
+import type { TunebookApi } from '../../../shared/api';
+
+export type Route =
+  | { name: 'home' }
+  | { name: 'study'; studyId: number; experimentId?: number | null }
+  | { name: 'profiles'; profileId?: number | null };
+
+interface AppState {
+  api: TunebookApi;
+  revision: number;
+  invalidate: () => void;
+  route: Route;
+  navigate: (route: Route) => void;
+}
+
+const AppContext = createContext<AppState | null>(null);
+
+export function AppProvider({ api, children }: { api: TunebookApi; children: ReactNode }) {
+  const [revision, setRevision] = useState(0);
+  const [route, setRoute] = useState<Route>({ name: 'home' });
+  const invalidate = useCallback(() => setRevision((r) => r + 1), []);
+  const value = useMemo(() => ({ api, revision, invalidate, route, navigate: setRoute }), [api, revision, invalidate, route]);
+  return <AppContext.Provider value={value}>{children}</AppContext.Provider>;
+}
+
+export function useApp(): AppState {
+  const ctx = useContext(AppContext);
+  if (!ctx) throw new Error('useApp outside AppProvider');
+  return ctx;
+}

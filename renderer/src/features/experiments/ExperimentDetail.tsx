@@ -1,0 +1,128 @@
+import { useEffect, useState } from 'react';
+import type { FormEvent } from 'react';
+import { EXPERIMENT_STATUSES } from '../../../../shared/model';
+import type { Experiment, ExperimentStatus, HardwareProfile } from '../../../../shared/model';
+import { useApp } from '../../app/AppContext';
+import { useAction } from '../../app/useAction';
+import { Markdown } from '../../components/Markdown/Markdown';
+import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
+import { useToasts } from '../../components/Toast/useToasts';
+import { ConfigChangesEditor } from './ConfigChangesEditor';
+import { MetricsEditor } from './MetricsEditor';
+
+interface Draft { title: string; date: string; status: ExperimentStatus; profileId: number | null; notes: string }
+const toDraft = (e: Experiment): Draft => ({ title: e.title, date: e.date, status: e.status, profileId: e.profileId, notes: e.notes });
+
+/** One experiment: its fields, notes (Markdown, rendered safely), config changes and results. */
+export function ExperimentDetail({ experiment, index, profiles, onDeleted }: {
+  experiment: Experiment;
+  index: number;
+  profiles: HardwareProfile[];
+  onDeleted: () => void;
+}) {
+  const { navigate } = useApp();
+  const run = useAction();
+  const { show } = useToasts();
+  const saved = toDraft(experiment);
+  const savedKey = JSON.stringify(saved);
+  const [draft, setDraft] = useState<Draft>(saved);
+  const [previewNotes, setPreviewNotes] = useState(true);
+  useEffect(() => { setDraft(JSON.parse(savedKey) as Draft); }, [experiment.id, savedKey]);
+  useEffect(() => { setPreviewNotes(!!experiment.notes); }, [experiment.id]);
+
+  const dirty = JSON.stringify(draft) !== savedKey;
+  const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!draft.title.trim()) return;
+    const ok = await run((api) => api.updateExperiment(experiment.id, { ...draft, title: draft.title.trim() }));
+    if (ok && draft.notes.trim()) setPreviewNotes(true);
+  };
+  const remove = async () => {
+    const ok = await run(async (api) => { await api.deleteExperiment(experiment.id); return true; });
+    if (!ok) return;
+    onDeleted();
+    show({
+      message: `Experiment “${experiment.title}” deleted.`,
+      action: {
+        label: 'Undo',
+        run: () => void run((api) => api.restoreExperiment(experiment.id)).then((x) => {
+          if (x) navigate({ name: 'study', studyId: x.studyId, experimentId: x.id });
+        }),
+      },
+    });
+  };
+  const stepLabel = index === 0 ? 'Baseline' : `Step ${index}`;
+  const profile = profiles.find((p) => p.id === experiment.profileId);
+
+  return (
+    <section className={`panel experiment-detail status-row-${experiment.status}`} aria-label={`Experiment ${experiment.title}`}>
+      <div className="detail-heading">
+        <h2>{stepLabel !== experiment.title && <span className="muted">{stepLabel} · </span>}{experiment.title}</h2>
+        <StatusBadge status={experiment.status} />
+        <button type="button" className="btn btn-small btn-danger push-right" onClick={remove}>Delete experiment</button>
+      </div>
+      <form className="form experiment-form" aria-label="Experiment details" onSubmit={save}>
+        <div className="form-grid">
+          <label className="field span-2">
+            <span>Title</span>
+            <input value={draft.title} required onChange={(e) => set({ title: e.target.value })} />
+          </label>
+          <label className="field">
+            <span>Date</span>
+            <input type="date" value={draft.date} onChange={(e) => set({ date: e.target.value })} />
+          </label>
+          <label className="field">
+            <span>Status</span>
+            <select value={draft.status} onChange={(e) => set({ status: e.target.value as ExperimentStatus })}>
+              {EXPERIMENT_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+            </select>
+          </label>
+          <label className="field span-2">
+            <span>Hardware profile</span>
+            <select
+              value={draft.profileId ?? ''}
+              onChange={(e) => set({ profileId: e.target.value === '' ? null : Number(e.target.value) })}
+            >
+              <option value="">— none —</option>
+              {profiles.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+            </select>
+          </label>
+          <div className="field span-2 profile-summary">
+            {profile ? (
+              <span className="small muted">
+                {[profile.cpuModel, profile.cores && `${profile.cores} cores`, profile.os].filter(Boolean).join(' · ')}{' '}
+                <button type="button" className="link-button" onClick={() => navigate({ name: 'profiles', profileId: profile.id })}>Open profile</button>
+              </span>
+            ) : (
+              <button type="button" className="link-button small" onClick={() => navigate({ name: 'profiles', profileId: null })}>Manage hardware profiles…</button>
+            )}
+          </div>
+        </div>
+        <div className="field">
+          <div className="field-label-row">
+            <label htmlFor={`notes-${experiment.id}`}>Notes <span className="muted small">(Markdown)</span></label>
+            {draft.notes && (
+              <button type="button" className="link-button small" aria-pressed={previewNotes} onClick={() => setPreviewNotes((p) => !p)}>
+                {previewNotes ? 'Edit notes' : 'Preview notes'}
+              </button>
+            )}
+          </div>
+          {previewNotes && draft.notes ? (
+            <div className="notes-preview" data-testid="notes-preview"><Markdown text={draft.notes} /></div>
+          ) : (
+            <textarea id={`notes-${experiment.id}`} rows={5} value={draft.notes} onChange={(e) => set({ notes: e.target.value })} placeholder="Commands run, what the evidence showed, why this change…" />
+          )}
+        </div>
+        <div className="form-actions start">
+          <button type="submit" className="btn btn-primary btn-small" disabled={!dirty}>Save experiment</button>
+          {dirty && <button type="button" className="btn btn-small" onClick={() => setDraft(saved)}>Discard changes</button>}
+          {dirty && <span className="muted small">Unsaved changes</span>}
+        </div>
+      </form>
+      <ConfigChangesEditor experimentId={experiment.id} changes={experiment.configChanges} />
+      <MetricsEditor experimentId={experiment.id} metrics={experiment.metrics} />
+    </section>
+  );
+}

@@ -1,0 +1,130 @@
+import { useEffect, useRef, useState } from 'react';
+import type { DragEvent, FormEvent, KeyboardEvent } from 'react';
+import type { Experiment } from '../../../../shared/model';
+import { useAction } from '../../app/useAction';
+import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
+import { formatValue } from '../../lib/format';
+
+/**
+ * The study's experiments in order (baseline first). Select with click/Enter; reorder by dragging or
+ * with Alt+ArrowUp / Alt+ArrowDown on the focused experiment (moveExperiment).
+ */
+export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
+  studyId: number;
+  experiments: Experiment[];
+  selectedId: number | null;
+  onSelect: (id: number) => void;
+}) {
+  const run = useAction();
+  const [order, setOrder] = useState(experiments);
+  const [dragId, setDragId] = useState<number | null>(null);
+  const [dropIndex, setDropIndex] = useState<number | null>(null);
+  const [announce, setAnnounce] = useState('');
+  const [newTitle, setNewTitle] = useState('');
+  const itemRefs = useRef(new Map<number, HTMLButtonElement>());
+  const focusAfterMove = useRef<number | null>(null);
+
+  useEffect(() => { setOrder(experiments); }, [experiments]);
+  useEffect(() => {
+    if (focusAfterMove.current !== null) {
+      itemRefs.current.get(focusAfterMove.current)?.focus();
+      focusAfterMove.current = null;
+    }
+  });
+
+  const move = async (id: number, position: number) => {
+    const from = order.findIndex((e) => e.id === id);
+    if (from < 0 || position < 0 || position >= order.length || position === from) return;
+    const next = [...order];
+    const [item] = next.splice(from, 1);
+    next.splice(position, 0, item!);
+    setOrder(next); // optimistic
+    focusAfterMove.current = id;
+    const result = await run((a) => a.moveExperiment(id, position));
+    if (result) setAnnounce(`${item!.title} moved to position ${position + 1} of ${order.length}.`);
+    else setOrder(experiments);
+  };
+
+  const onKeyDown = (e: KeyboardEvent, id: number, index: number) => {
+    if (!e.altKey) return;
+    if (e.key === 'ArrowUp') { e.preventDefault(); void move(id, index - 1); }
+    else if (e.key === 'ArrowDown') { e.preventDefault(); void move(id, index + 1); }
+  };
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    if (dragId !== null && dropIndex !== null) {
+      const from = order.findIndex((x) => x.id === dragId);
+      const to = dropIndex > from ? dropIndex - 1 : dropIndex;
+      void move(dragId, to);
+    }
+    setDragId(null); setDropIndex(null);
+  };
+
+  const add = async (e: FormEvent) => {
+    e.preventDefault();
+    const title = newTitle.trim() || (order.length === 0 ? 'Baseline' : `Step ${order.length}`);
+    const last = order[order.length - 1];
+    const created = await run((a) => a.createExperiment(studyId, {
+      title,
+      profileId: last?.profileId ?? null,
+      status: 'planned',
+      date: new Date().toISOString().slice(0, 10),
+    }));
+    if (created) { setNewTitle(''); onSelect(created.id); }
+  };
+
+  return (
+    <section className="panel experiment-list" aria-labelledby="experiments-heading">
+      <h2 id="experiments-heading">Experiments</h2>
+      <p className="sr-only" id="reorder-help">Press Alt+Arrow Up or Alt+Arrow Down to move the experiment.</p>
+      <ol className="exp-list" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
+        {order.map((x, i) => {
+          const primary = x.metrics.find((m) => m.primary);
+          return (
+            <li
+              key={x.id}
+              draggable
+              className={`exp-item status-row-${x.status} ${dragId === x.id ? 'dragging' : ''} ${dropIndex === i ? 'drop-before' : ''} ${dropIndex === order.length && i === order.length - 1 ? 'drop-after' : ''}`}
+              onDragStart={(e) => { setDragId(x.id); e.dataTransfer.effectAllowed = 'move'; e.dataTransfer.setData('text/plain', String(x.id)); }}
+              onDragEnd={() => { setDragId(null); setDropIndex(null); }}
+              onDragOver={(e) => {
+                e.preventDefault();
+                const rect = e.currentTarget.getBoundingClientRect();
+                setDropIndex(e.clientY > rect.top + rect.height / 2 ? i + 1 : i);
+              }}
+              data-testid="experiment-item"
+            >
+              <button
+                type="button"
+                ref={(el) => { if (el) itemRefs.current.set(x.id, el); else itemRefs.current.delete(x.id); }}
+                className={`exp-button ${selectedId === x.id ? 'active' : ''}`}
+                aria-current={selectedId === x.id ? 'true' : undefined}
+                aria-describedby="reorder-help"
+                onClick={() => onSelect(x.id)}
+                onKeyDown={(e) => onKeyDown(e, x.id, i)}
+              >
+                <span className="exp-pos" aria-hidden="true">{i === 0 ? 'B' : i}</span>
+                <span className="exp-title">{x.title}</span>
+                <StatusBadge status={x.status} />
+                {primary && <span className="exp-value">{formatValue(primary.value)} {primary.unit}</span>}
+              </button>
+              <span className="drag-handle" aria-hidden="true" title="Drag to reorder">⋮⋮</span>
+            </li>
+          );
+        })}
+      </ol>
+      {order.length === 0 && <p className="muted small">Start with the baseline: the measurement before any change.</p>}
+      <form className="inline-form" aria-label="Add experiment" onSubmit={add}>
+        <input
+          aria-label="New experiment title"
+          placeholder={order.length === 0 ? 'Baseline' : `Step ${order.length}`}
+          value={newTitle}
+          onChange={(e) => setNewTitle(e.target.value)}
+        />
+        <button type="submit" className="btn btn-small">Add experiment</button>
+      </form>
+      <p className="sr-only" role="status" aria-live="polite">{announce}</p>
+    </section>
+  );
+}

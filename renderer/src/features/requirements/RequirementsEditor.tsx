@@ -1,0 +1,78 @@
+import { useEffect, useState } from 'react';
+import type { FormEvent } from 'react';
+import { COMPARATORS } from '../../../../shared/model';
+import type { Comparator, Requirement, RequirementInput } from '../../../../shared/model';
+import { useAction } from '../../app/useAction';
+import { parseNumber } from '../../lib/format';
+
+interface Row { metric: string; comparator: Comparator; threshold: string; unit: string; label: string }
+
+const toRow = (r: Requirement): Row => ({ metric: r.metric, comparator: r.comparator, threshold: String(r.threshold), unit: r.unit, label: r.label });
+const emptyRow = (): Row => ({ metric: '', comparator: '>=', threshold: '', unit: '', label: '' });
+
+/**
+ * The study's stated requirements (e.g. requests_per_second >= 30000 1/s). Edited as a table and
+ * saved as a whole with setRequirements.
+ */
+export function RequirementsEditor({ studyId, requirements }: { studyId: number; requirements: Requirement[] }) {
+  const run = useAction();
+  const [rows, setRows] = useState<Row[]>(() => requirements.map(toRow));
+  const [error, setError] = useState<string | null>(null);
+  const saved = JSON.stringify(requirements.map(toRow));
+
+  useEffect(() => { setRows(JSON.parse(saved) as Row[]); setError(null); }, [studyId, saved]);
+
+  const dirty = JSON.stringify(rows) !== saved;
+  const update = (i: number, patch: Partial<Row>) => setRows((rs) => rs.map((r, n) => (n === i ? { ...r, ...patch } : r)));
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    const out: RequirementInput[] = [];
+    for (const [i, r] of rows.entries()) {
+      if (!r.metric.trim()) { setError(`Requirement ${i + 1}: the metric name is empty.`); return; }
+      const t = parseNumber(r.threshold);
+      if (t === null || !Number.isFinite(t)) { setError(`Requirement ${i + 1}: the threshold “${r.threshold}” is not a number.`); return; }
+      out.push({ metric: r.metric.trim(), comparator: r.comparator, threshold: t, unit: r.unit.trim(), label: r.label.trim() });
+    }
+    setError(null);
+    await run((api) => api.setRequirements(studyId, out));
+  };
+
+  return (
+    <section className="panel" aria-labelledby="requirements-heading">
+      <h2 id="requirements-heading">Requirements</h2>
+      <form aria-label="Requirements" onSubmit={save}>
+        {rows.length === 0 && <p className="muted small">No requirements: state what “done” means, e.g. requests_per_second ≥ 30000 1/s.</p>}
+        {rows.length > 0 && (
+          <table className="grid-table requirements">
+            <thead>
+              <tr><th>Metric</th><th>Is</th><th>Threshold</th><th>Unit</th><th>Label</th><th><span className="sr-only">Actions</span></th></tr>
+            </thead>
+            <tbody>
+              {rows.map((r, i) => (
+                <tr key={i}>
+                  <td><input aria-label={`Requirement ${i + 1} metric`} list="metric-names" value={r.metric} onChange={(e) => update(i, { metric: e.target.value })} /></td>
+                  <td>
+                    <select aria-label={`Requirement ${i + 1} comparator`} value={r.comparator} onChange={(e) => update(i, { comparator: e.target.value as Comparator })}>
+                      {COMPARATORS.map((c) => <option key={c} value={c}>{c}</option>)}
+                    </select>
+                  </td>
+                  <td><input aria-label={`Requirement ${i + 1} threshold`} inputMode="decimal" className="num" value={r.threshold} onChange={(e) => update(i, { threshold: e.target.value })} /></td>
+                  <td><input aria-label={`Requirement ${i + 1} unit`} className="short" value={r.unit} onChange={(e) => update(i, { unit: e.target.value })} /></td>
+                  <td><input aria-label={`Requirement ${i + 1} label`} value={r.label} onChange={(e) => update(i, { label: e.target.value })} /></td>
+                  <td><button type="button" className="btn btn-icon" aria-label={`Remove requirement ${i + 1}`} onClick={() => setRows((rs) => rs.filter((_, n) => n !== i))}>×</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {error && <p role="alert" className="error-text">{error}</p>}
+        <div className="form-actions start">
+          <button type="button" className="btn btn-small" onClick={() => setRows((rs) => [...rs, emptyRow()])}>Add requirement</button>
+          {dirty && <button type="submit" className="btn btn-primary btn-small">Save requirements</button>}
+          {dirty && <button type="button" className="btn btn-small" onClick={() => setRows(JSON.parse(saved) as Row[])}>Discard</button>}
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,115 @@
+import { useEffect, useRef, useState } from 'react';
+import type { KeyboardEvent } from 'react';
+import type { SearchHit } from '../../../../shared/model';
+import { describeError } from '../../api';
+import { useApp } from '../../app/AppContext';
+import { Highlight } from '../../components/Highlight/Highlight';
+
+const KIND_LABEL: Record<SearchHit['kind'], string> = { study: 'study', experiment: 'experiment', config: 'config', profile: 'profile' };
+
+/**
+ * Full-text search over studies, experiments, config changes and profiles. Ctrl+K (⌘K) or "/"
+ * focuses it; arrows move through the results; Enter or a click goes there.
+ */
+export function SearchBox() {
+  const { api, navigate, revision } = useApp();
+  const [query, setQuery] = useState('');
+  const [hits, setHits] = useState<SearchHit[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      const typing = !!t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
+      if (((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') || (e.key === '/' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey)) {
+        e.preventDefault();
+        inputRef.current?.focus();
+        inputRef.current?.select();
+        setOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  useEffect(() => {
+    const q = query.trim();
+    if (!q) { setHits([]); setError(null); return; }
+    let live = true;
+    const timer = setTimeout(() => {
+      api.search(q).then(
+        (h) => { if (live) { setHits(h); setError(null); setActive(0); } },
+        (e) => { if (live) { setHits([]); setError(describeError(e).message); } },
+      );
+    }, 120);
+    return () => { live = false; clearTimeout(timer); };
+  }, [api, query, revision]);
+
+  const go = (hit: SearchHit) => {
+    if (hit.kind === 'profile' && hit.profileId !== null) navigate({ name: 'profiles', profileId: hit.profileId });
+    else if (hit.studyId !== null) navigate({ name: 'study', studyId: hit.studyId, experimentId: hit.experimentId });
+    setOpen(false);
+    inputRef.current?.blur();
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Escape') { setOpen(false); inputRef.current?.blur(); return; }
+    if (!hits.length) return;
+    if (e.key === 'ArrowDown') { e.preventDefault(); setOpen(true); setActive((a) => (a + 1) % hits.length); }
+    else if (e.key === 'ArrowUp') { e.preventDefault(); setActive((a) => (a - 1 + hits.length) % hits.length); }
+    else if (e.key === 'Enter') { e.preventDefault(); const h = hits[active]; if (h) go(h); }
+  };
+
+  const showResults = open && query.trim() !== '';
+  return (
+    <div
+      className="search"
+      ref={boxRef}
+      onBlur={(e) => { if (!boxRef.current?.contains(e.relatedTarget as Node | null)) setOpen(false); }}
+    >
+      <input
+        ref={inputRef}
+        type="search"
+        role="combobox"
+        aria-label="Search notebook"
+        aria-expanded={showResults}
+        aria-controls="search-results"
+        aria-activedescendant={showResults && hits[active] ? `search-hit-${active}` : undefined}
+        aria-autocomplete="list"
+        placeholder="Search  (Ctrl+K or /)"
+        value={query}
+        onChange={(e) => { setQuery(e.target.value); setOpen(true); }}
+        onFocus={() => setOpen(true)}
+        onKeyDown={onKeyDown}
+      />
+      {showResults && (
+        <div className="search-results">
+          {error && <p role="alert" className="error-text">{error}</p>}
+          {!error && hits.length === 0 && <p className="muted small search-empty">No matches.</p>}
+          <ul id="search-results" role="listbox" aria-label="Search results">
+            {hits.map((h, i) => (
+              <li
+                key={`${h.kind}-${h.studyId}-${h.experimentId}-${h.profileId}-${i}`}
+                id={`search-hit-${i}`}
+                role="option"
+                aria-selected={i === active}
+                className={`search-hit ${i === active ? 'active' : ''}`}
+                onMouseDown={(e) => e.preventDefault()}
+                onMouseEnter={() => setActive(i)}
+                onClick={() => go(h)}
+              >
+                <span className={`badge kind-${h.kind}`}>{KIND_LABEL[h.kind]}</span>
+                <span className="hit-title">{h.title}</span>
+                <span className="hit-snippet"><Highlight snippet={h.snippet} /></span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { useEffect } from 'react';
+import { useApp } from '../../app/AppContext';
+import { useQuery } from '../../app/useQuery';
+import { ExperimentDetail } from '../experiments/ExperimentDetail';
+import { ExperimentList } from '../experiments/ExperimentList';
+import { RequirementsEditor } from '../requirements/RequirementsEditor';
+import { TimelineView } from '../timeline/TimelineView';
+import { StudyHeader } from './StudyHeader';
+
+export function StudyView({ studyId, experimentId }: { studyId: number; experimentId: number | null }) {
+  const { navigate } = useApp();
+  const detail = useQuery(`study:${studyId}`, (api) => api.getStudy(studyId));
+  const profiles = useQuery('profiles', (api) => api.listProfiles());
+  const experiments = detail.data?.experiments ?? [];
+  const selected = experiments.find((e) => e.id === experimentId) ?? null;
+  const select = (id: number | null) => navigate({ name: 'study', studyId, experimentId: id });
+
+  // Select the baseline by default.
+  const firstId = experiments[0]?.id ?? null;
+  useEffect(() => {
+    if (experimentId === null && firstId !== null) navigate({ name: 'study', studyId, experimentId: firstId });
+  }, [experimentId, firstId, studyId, navigate]);
+
+  const selectedId = selected?.id ?? null;
+  useEffect(() => {
+    if (selectedId !== null) document.getElementById(`experiment-${selectedId}`)?.scrollIntoView({ block: 'nearest' });
+  }, [selectedId]);
+
+  if (detail.error) return <div className="view"><p role="alert" className="error-text">{detail.error}</p></div>;
+  if (!detail.data) return <div className="view"><p className="muted">Loading…</p></div>;
+  const { study } = detail.data;
+  const index = selected ? experiments.indexOf(selected) : -1;
+
+  return (
+    <div className="view study-view">
+      <StudyHeader study={study} />
+      <RequirementsEditor studyId={study.id} requirements={study.requirements} />
+      <TimelineView studyId={study.id} requirements={study.requirements} onSelect={select} />
+      <div className="experiments-layout">
+        <ExperimentList studyId={study.id} experiments={experiments} selectedId={selected?.id ?? null} onSelect={select} />
+        <div id={selected ? `experiment-${selected.id}` : undefined}>
+          {selected ? (
+            <ExperimentDetail
+              key={selected.id}
+              experiment={selected}
+              index={index}
+              profiles={profiles.data ?? []}
+              onDeleted={() => {
+                const next = experiments[index + 1] ?? experiments[index - 1] ?? null;
+                select(next?.id ?? null);
+              }}
+            />
+          ) : experiments.length > 0 ? <p className="muted panel">Select an experiment.</p> : null}
+        </div>
+      </div>
+    </div>
+  );
+}

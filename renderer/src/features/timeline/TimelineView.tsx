@@ -1,0 +1,81 @@
+import { useMemo } from 'react';
+import type { Requirement, TimelineRow } from '../../../../shared/model';
+import { useQuery } from '../../app/useQuery';
+import { LineChart } from '../../components/Chart/LineChart';
+import type { ChartSeries, GoalLine } from '../../components/Chart/LineChart';
+import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
+import { formatPercent, formatValue } from '../../lib/format';
+
+/** Is a change in this direction an improvement for this metric? */
+function tone(p: number | null, better: TimelineRow['better']): string {
+  if (p === null || better === null || Math.abs(p) < 0.05) return '';
+  return (p > 0) === (better === 'higher') ? 'good' : 'bad';
+}
+
+/**
+ * The story of the study: each experiment's primary metric with the step change and the cumulative
+ * change from the baseline (computed by the back end's timeline()), and a chart with the goal lines.
+ */
+export function TimelineView({ studyId, requirements, onSelect }: {
+  studyId: number;
+  requirements: Requirement[];
+  onSelect: (experimentId: number) => void;
+}) {
+  const timeline = useQuery(`timeline:${studyId}`, (api) => api.timeline(studyId));
+  const rows = timeline.data ?? [];
+
+  // The chart shows the metric most experiments have as primary (normally the study's one metric).
+  const metric = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const r of rows) if (r.metric) counts.set(r.metric, (counts.get(r.metric) ?? 0) + 1);
+    return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+  }, [rows]);
+  const unit = rows.find((r) => r.metric === metric)?.unit ?? '';
+  const series = useMemo<ChartSeries[]>(() => (metric ? [{
+    name: metric,
+    x: rows.map((r, i) => `${i === 0 ? 'B' : i}. ${r.title}`),
+    y: rows.map((r) => (r.metric === metric ? r.value : null)),
+    text: rows.map((r) => (r.metric === metric && r.value !== null ? formatValue(r.value) : '')),
+  }] : []), [rows, metric]);
+  const goals = useMemo<GoalLine[]>(() => requirements
+    .filter((q) => q.metric === metric)
+    .map((q) => ({ value: q.threshold, label: `${q.label || q.metric} ${q.comparator} ${formatValue(q.threshold)} ${q.unit}`.trim() })), [requirements, metric]);
+
+  return (
+    <section className="panel timeline" aria-labelledby="timeline-heading">
+      <h2 id="timeline-heading">Timeline</h2>
+      {timeline.error && <p role="alert" className="error-text">{timeline.error}</p>}
+      {rows.length === 0 ? <p className="muted small">No experiments yet.</p> : (
+        <div className="timeline-body">
+          <table className="grid-table timeline-table">
+            <thead>
+              <tr>
+                <th>#</th><th>Experiment</th><th>Status</th><th>Primary metric</th>
+                <th className="num">Value</th><th className="num">Step</th><th className="num">Cumulative</th><th>Goal</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r, i) => (
+                <tr key={r.experimentId} data-testid="timeline-row" className={`status-row-${r.status}`}>
+                  <td className="muted">{i === 0 ? 'B' : i}</td>
+                  <td><button type="button" className="link-button" onClick={() => onSelect(r.experimentId)}>{r.title}</button></td>
+                  <td><StatusBadge status={r.status} /></td>
+                  <td className="mono small">{r.metric ?? <span className="muted">no primary metric</span>}</td>
+                  <td className="num" data-testid="timeline-value">{r.value === null ? '—' : `${formatValue(r.value)} ${r.unit ?? ''}`.trim()}</td>
+                  <td className={`num ${tone(r.stepChangePercent, r.better)}`} data-testid="timeline-step">{formatPercent(r.stepChangePercent)}</td>
+                  <td className={`num ${tone(r.cumulativeChangePercent, r.better)}`} data-testid="timeline-cumulative">{formatPercent(r.cumulativeChangePercent)}</td>
+                  <td data-testid="timeline-goal">
+                    {r.meetsGoal === null ? <span className="muted">—</span>
+                      : r.meetsGoal ? <span className="badge goal-met">✓ meets goal</span>
+                      : <span className="badge goal-missed">✗ misses goal</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {metric && <LineChart series={series} goals={goals} yTitle={`${metric}${unit ? ` (${unit})` : ''}`} ariaLabel={`Chart of ${metric} across experiments`} />}
+        </div>
+      )}
+    </section>
+  );
+}

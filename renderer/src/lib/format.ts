@@ -1,0 +1,50 @@
+/** Number formatting shared by the views. */
+
+/** +46.4 %, -12.0 %, 0.0 %; an em dash when there is nothing to compare. */
+export function formatPercent(p: number | null | undefined): string {
+  if (p === null || p === undefined || !Number.isFinite(p)) return '—';
+  const rounded = Math.round(p * 10) / 10;
+  const sign = rounded > 0 ? '+' : rounded < 0 ? '-' : '';
+  return `${sign}${Math.abs(rounded).toFixed(1)} %`;
+}
+
+/** A measured value as the user typed it: up to 4 significant decimals, thousands separated. */
+export function formatValue(v: number | null | undefined): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '—';
+  return v.toLocaleString('en-US', { maximumFractionDigits: Math.abs(v) < 1 ? 6 : 3 });
+}
+
+export const BYTE_UNITS = [
+  { unit: 'B', factor: 1 },
+  { unit: 'KB', factor: 1e3 }, { unit: 'KiB', factor: 2 ** 10 },
+  { unit: 'MB', factor: 1e6 }, { unit: 'MiB', factor: 2 ** 20 },
+  { unit: 'GB', factor: 1e9 }, { unit: 'GiB', factor: 2 ** 30 },
+  { unit: 'TB', factor: 1e12 }, { unit: 'TiB', factor: 2 ** 40 },
+] as const;
+export type ByteUnit = (typeof BYTE_UNITS)[number]['unit'];
+
+export function unitFactor(unit: ByteUnit): number {
+  return BYTE_UNITS.find((u) => u.unit === unit)!.factor;
+}
+
+/** The unit that shows `bytes` most naturally: an exact binary or decimal multiple, else decimal. */
+export function pickByteUnit(bytes: number): ByteUnit {
+  const larger = [...BYTE_UNITS].reverse();
+  for (const u of larger) if (bytes >= u.factor && bytes % u.factor === 0) return u.unit;
+  for (const u of larger) if (u.unit.endsWith('B') && !u.unit.includes('i') && bytes >= u.factor) return u.unit;
+  return 'B';
+}
+
+export function formatBytes(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined) return '—';
+  const unit = pickByteUnit(bytes);
+  const v = bytes / unitFactor(unit);
+  return `${Number.isInteger(v) ? v : v.toFixed(1)} ${unit}`;
+}
+
+/** Parses a number field: '' → null, otherwise a finite number or NaN. */
+export function parseNumber(text: string): number | null {
+  const t = text.trim().replace(/,/g, '').replace(/_/g, '');
+  if (!t) return null;
+  return Number(t);
+}

@@ -1,0 +1,21 @@
+// Vite builds the React renderer into dist/renderer. Relative asset URLs (base './') so the same
+// build works from the Electron custom protocol and from the browser-mode HTTP host.
+// JSX goes through Vite 8's built-in Oxc transform with React's automatic runtime (no plugin needed).
+import { defineConfig } from 'vite';
+
+const root = import.meta.dirname;
+
+export default defineConfig({
+  root,
+  base: './',
+  publicDir: false,
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  build: {
+    outDir: '../dist/renderer',
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: true,
+    chunkSizeWarningLimit: 6000,
+  },
+  server: { port: 5173, strictPort: false },
+});

@@ -1,0 +1,126 @@
+/** Steps a user takes, written once for every spec (only roles, labels and visible text). */
+import { expect } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+
+export async function createStudy(page: Page, title: string, goal = ''): Promise<void> {
+  await page.getByRole('navigation', { name: 'Studies' }).getByRole('button', { name: 'New study' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New study' });
+  await dialog.getByLabel('Title').fill(title);
+  if (goal) await dialog.getByLabel('Goal').fill(goal);
+  await dialog.getByRole('button', { name: 'Create study' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+}
+
+export async function openStudy(page: Page, title: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Studies' }).getByRole('button', { name: new RegExp(`^${escape(title)}`) }).click();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+}
+
+export interface RequirementSpec { metric: string; comparator: string; threshold: string; unit: string; label?: string }
+
+export async function setRequirements(page: Page, reqs: RequirementSpec[]): Promise<void> {
+  const form = page.getByRole('form', { name: 'Requirements' });
+  for (const [i, r] of reqs.entries()) {
+    await form.getByRole('button', { name: 'Add requirement' }).click();
+    const n = i + 1;
+    await form.getByLabel(`Requirement ${n} metric`).fill(r.metric);
+    await form.getByLabel(`Requirement ${n} comparator`).selectOption(r.comparator);
+    await form.getByLabel(`Requirement ${n} threshold`).fill(r.threshold);
+    await form.getByLabel(`Requirement ${n} unit`).fill(r.unit);
+    if (r.label) await form.getByLabel(`Requirement ${n} label`).fill(r.label);
+  }
+  await form.getByRole('button', { name: 'Save requirements' }).click();
+  await expect(form.getByRole('button', { name: 'Save requirements' })).toBeHidden();
+}
+
+/** Adds an experiment at the end of the open study and leaves it selected. */
+export async function addExperiment(page: Page, title: string): Promise<Locator> {
+  const form = page.getByRole('form', { name: 'Add experiment' });
+  await form.getByLabel('New experiment title').fill(title);
+  await form.getByRole('button', { name: 'Add experiment' }).click();
+  const detail = experimentDetail(page, title);
+  await expect(detail).toBeVisible();
+  return detail;
+}
+
+export function experimentDetail(page: Page, title: string): Locator {
+  return page.getByRole('region', { name: `Experiment ${title}` });
+}
+
+export async function editExperiment(page: Page, title: string, fields: { status?: string; profile?: string; notes?: string; date?: string; title?: string }): Promise<void> {
+  const form = experimentDetail(page, title).getByRole('form', { name: 'Experiment details' });
+  if (fields.title !== undefined) await form.getByLabel('Title').fill(fields.title);
+  if (fields.date !== undefined) await form.getByLabel('Date').fill(fields.date);
+  if (fields.status !== undefined) await form.getByLabel('Status').selectOption(fields.status);
+  if (fields.profile !== undefined) await form.getByLabel('Hardware profile').selectOption({ label: fields.profile });
+  if (fields.notes !== undefined) await form.getByLabel(/^Notes/).fill(fields.notes);
+  const save = form.getByRole('button', { name: 'Save experiment' });
+  if (await save.isEnabled()) await save.click(); // disabled when nothing changed
+  await expect(save).toBeDisabled();
+}
+
+export async function addConfigChange(detail: Locator, c: { scope: string; key: string; before: string; after: string; why: string }): Promise<void> {
+  const form = detail.getByRole('form', { name: 'Add config change' });
+  await form.getByLabel('Scope').fill(c.scope);
+  await form.getByLabel('Key').fill(c.key);
+  await form.getByLabel('Before').fill(c.before);
+  await form.getByLabel('After').fill(c.after);
+  await form.getByLabel('Why').fill(c.why);
+  await form.getByRole('button', { name: 'Add change' }).click();
+  await expect(detail.getByTestId('config-change-row').filter({ hasText: c.key })).toBeVisible();
+}
+
+export async function addMetric(detail: Locator, m: { name: string; value: string; unit: string; better?: 'higher' | 'lower'; primary?: boolean }): Promise<void> {
+  const form = detail.getByRole('form', { name: 'Add metric' });
+  await form.getByLabel('Metric').fill(m.name);
+  await form.getByLabel('Value').fill(m.value);
+  await form.getByLabel('Unit').fill(m.unit);
+  if (m.better) await form.getByLabel('Better').selectOption(m.better);
+  if (m.primary !== undefined) await form.getByLabel('Primary').setChecked(m.primary);
+  await form.getByRole('button', { name: 'Add metric' }).click();
+  await expect(detail.getByTestId('metric-row').filter({ hasText: m.name })).toBeVisible();
+}
+
+export interface ProfileSpec {
+  name: string; cpuModel?: string; cores?: string; threads?: string; memory?: string; memoryUnit?: string;
+  os?: string; kernel?: string; cloud?: string; software?: string; notes?: string;
+  disks?: { name: string; size: string; sizeUnit: string; logical: string; physical: string; block: string; kind: string }[];
+}
+
+export async function createProfile(page: Page, p: ProfileSpec): Promise<void> {
+  await page.getByRole('button', { name: 'Hardware profiles' }).click();
+  await page.getByRole('button', { name: 'New profile' }).click();
+  const form = page.getByRole('form', { name: 'New profile' });
+  await form.getByLabel('Name', { exact: true }).fill(p.name);
+  if (p.cpuModel) await form.getByLabel('CPU model').fill(p.cpuModel);
+  if (p.cores) await form.getByLabel('Cores').fill(p.cores);
+  if (p.threads) await form.getByLabel('Threads').fill(p.threads);
+  if (p.memory) await form.getByLabel('Memory', { exact: true }).fill(p.memory);
+  if (p.memoryUnit) await form.getByLabel('Memory unit').selectOption(p.memoryUnit);
+  if (p.os) await form.getByLabel('OS', { exact: true }).fill(p.os);
+  if (p.kernel) await form.getByLabel('Kernel').fill(p.kernel);
+  if (p.cloud) await form.getByLabel('Cloud / instance').fill(p.cloud);
+  if (p.software) await form.getByLabel('Software stack').fill(p.software);
+  if (p.notes) await form.getByLabel('Notes').fill(p.notes);
+  for (const [i, d] of (p.disks ?? []).entries()) {
+    const n = i + 1;
+    await form.getByRole('button', { name: 'Add disk' }).click();
+    await form.getByLabel(`Disk ${n} name`).fill(d.name);
+    await form.getByLabel(`Disk ${n} size`, { exact: true }).fill(d.size);
+    await form.getByLabel(`Disk ${n} size unit`).selectOption(d.sizeUnit);
+    await form.getByLabel(`Disk ${n} logical sector bytes`).fill(d.logical);
+    await form.getByLabel(`Disk ${n} physical sector bytes`).fill(d.physical);
+    await form.getByLabel(`Disk ${n} block bytes`).fill(d.block);
+    await form.getByLabel(`Disk ${n} kind`).selectOption(d.kind);
+  }
+  await form.getByRole('button', { name: 'Create profile' }).click();
+  await expect(page.getByRole('form', { name: `Profile ${p.name}` })).toBeVisible();
+}
+
+export function timelineRows(page: Page): Locator {
+  return page.getByTestId('timeline-row');
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
