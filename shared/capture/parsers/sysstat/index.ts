@@ -1,3 +1,9 @@
 import type { ParserGroup } from '../../types';
+import { iostat } from './iostat';
+import { vmstat } from './vmstat';
+import { pidstat } from './pidstat';
+import { mpstat } from './mpstat';
+import { sar } from './sar';
+import { rules } from './rules';
 
-export const group: ParserGroup = { parsers: [], rules: [] };
+export const group: ParserGroup = { parsers: [iostat, vmstat, pidstat, mpstat, sar], rules };

@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+/**
+ * Capture parser throughput bench (sysstat group): bundles shared/capture/registry.ts with esbuild,
+ * generates ~200 MB iostat -x and vmstat logs by repeating real samples from the committed
+ * fixtures, streams each through CaptureStream in 1 MiB chunks and prints MB/s and heap growth.
+ * If `jc` is installed, parses a 20 MB iostat slice with `jc --iostat` too and prints the ratio.
+ * Exits 1 when a log parses slower than 100 MB/s.
+ *
+ *   node scripts/bench.mjs [--mb 200] [--keep]
+ */
+import { build } from 'esbuild';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// re-run with --expose-gc so heap figures are measured after a collection
+if (typeof globalThis.gc !== 'function' && !process.env.TB_BENCH_CHILD) {
+  const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=4096', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, TB_BENCH_CHILD: '1' } });
+  process.exit(r.status ?? 1);
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const mbArg = args.indexOf('--mb');
+const TARGET_MB = mbArg >= 0 ? Number(args[mbArg + 1]) : 200;
+const KEEP = args.includes('--keep');
+const MIN_MBPS = 100;
+const CHUNK = 1 << 20;
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tunebook-bench-'));
+const bundle = path.join(tmp, 'registry.mjs');
+await build({
+  entryPoints: [path.join(root, 'shared/capture/registry.ts')],
+  bundle: true, format: 'esm', platform: 'neutral', target: 'node20', outfile: bundle, logLevel: 'error',
+});
+const { CaptureStream } = await import(pathToFileURL(bundle).href);
+
+const fx = (p) => fs.readFileSync(path.join(root, 'test/fixtures/captures', p), 'utf8');
+
+/** Reports of an iostat capture: each "avg-cpu … Device … rows" block, blank-line separated. */
+function iostatReports(text) {
+  const lines = text.split('\n');
+  const banner = lines.findIndex((l) => l.startsWith('Linux '));
+  return lines.slice(banner + 1).join('\n').split(/\n\n\n+/).map((r) => r.trim()).filter(Boolean);
+}
+
+function writeLog(file, head, body, targetBytes) {
+  const fd = fs.openSync(file, 'w');
+  fs.writeSync(fd, head);
+  let size = Buffer.byteLength(head);
+  const bodyBytes = Buffer.byteLength(body);
+  // write in ~8 MiB batches
+  const reps = Math.max(1, Math.floor((8 << 20) / bodyBytes));
+  const batch = body.repeat(reps);
+  const batchBytes = bodyBytes * reps;
+  while (size < targetBytes) { fs.writeSync(fd, batch); size += batchBytes; }
+  fs.closeSync(fd);
+  return size;
+}
+
+// iostat -x: a prompt + banner, then the real interval reports (1 device and 1 + partitions) over and over
+const x13 = fx('iostat/x-1-3.txt');
+const xp = fx('iostat/x-p-all-1-2.txt');
+const iostatHead = '$ iostat -x 1\n' + x13.split('\n')[0] + '\n\n';
+const reportsA = iostatReports(x13).slice(1);
+const reportsB = iostatReports(xp).slice(1);
+const iostatBody = [...reportsA, ...reportsB, ...reportsA].map((r) => r + '\n\n\n').join('');
+const iostatFile = path.join(tmp, 'iostat-x.log');
+const iostatSize = writeLog(iostatFile, iostatHead, iostatBody, TARGET_MB * 1e6);
+
+// vmstat: header, then rows (the real 30-second capture), header repeated every 30 rows like a terminal run
+const vm = fx('vmstat/plain-1-30.txt').trimEnd().split('\n');
+const vmHeader = vm.slice(0, 2).join('\n') + '\n';
+const vmBody = vmHeader + vm.slice(3).join('\n') + '\n';
+const vmFile = path.join(tmp, 'vmstat.log');
+const vmSize = writeLog(vmFile, '$ vmstat 1\n' + vmHeader + vm[2] + '\n', vmBody, TARGET_MB * 1e6);
+
+async function run(file, bytes) {
+  globalThis.gc();
+  const heap0 = process.memoryUsage().heapUsed;
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const s = new CaptureStream({ file });
+  let peak = 0;
+  let n = 0;
+  for await (const chunk of fs.createReadStream(file, { encoding: 'utf8', highWaterMark: CHUNK })) {
+    s.write(chunk);
+    if ((++n & 31) === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
+  }
+  const out = s.end();
+  const secs = (performance.now() - t0) / 1000;
+  const cu = process.cpuUsage(c0);
+  const cpuSecs = (cu.user + cu.system) / 1e6;
+  globalThis.gc();
+  const heap1 = process.memoryUsage().heapUsed;
+  let values = 0;
+  for (const x of out.series) values += x.values.length + (x.times ? x.times.length : 0);
+  return { out, secs, cpuSecs, mbps: bytes / 1e6 / secs, cpuMbps: bytes / 1e6 / cpuSecs, heapGrowth: heap1 - heap0, peak: peak - heap0, values };
+}
+
+const fmtMB = (b) => (b / 1e6).toFixed(1) + ' MB';
+let failed = false;
+
+// baseline: the registry alone (line splitting + cleaning, no-op "text" parser) on the same file
+{
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const s = new CaptureStream({ kind: 'text' });
+  for await (const chunk of fs.createReadStream(iostatFile, { encoding: 'utf8', highWaterMark: CHUNK })) s.write(chunk);
+  s.end();
+  const secs = (performance.now() - t0) / 1000;
+  const cu = process.cpuUsage(c0);
+  console.log(`baseline   CaptureStream with the no-op text parser: ${(iostatSize / 1e6 / secs).toFixed(0)} MB/s wall, ${(iostatSize / 1e6 / ((cu.user + cu.system) / 1e6)).toFixed(0)} MB/s CPU (the ceiling for any parser; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs)`);
+}
+const results = [];
+for (const [label, file, size] of [['iostat -x', iostatFile, iostatSize], ['vmstat', vmFile, vmSize]]) {
+  const r = await run(file, size);
+  results.push(r);
+  const numbers = r.values * 8;
+  console.log(`${label.padEnd(10)} ${fmtMB(size)} → kind ${r.out.kind}, ${r.out.series.length} series, ${r.values.toLocaleString('en-US')} values in ${r.secs.toFixed(2)} s: ${r.mbps.toFixed(0)} MB/s wall clock, ${r.cpuMbps.toFixed(0)} MB/s of CPU time (${r.cpuSecs.toFixed(2)} s CPU, GC threads included)`);
+  console.log(`${''.padEnd(10)} heap growth ${fmtMB(r.heapGrowth)} retained (series numbers ≈ ${fmtMB(numbers)}, overhead ${fmtMB(r.heapGrowth - numbers)}), peak +${fmtMB(r.peak)}, warnings ${r.out.warnings.length}`);
+  // judged on CPU time: on a shared machine wall-clock time also measures everybody else's load
+  if (Math.max(r.mbps, r.cpuMbps) < MIN_MBPS) { console.log(`${''.padEnd(10)} FAIL: below ${MIN_MBPS} MB/s`); failed = true; }
+}
+
+// jc comparison on a 20 MB slice of the iostat log
+const jc = spawnSync('jc', ['--version'], { encoding: 'utf8' });
+if (jc.status === 0) {
+  const sliceBytes = 20e6;
+  const fd = fs.openSync(iostatFile, 'r');
+  const buf = Buffer.alloc(sliceBytes);
+  fs.readSync(fd, buf, 0, sliceBytes, 0);
+  fs.closeSync(fd);
+  const text = buf.toString('utf8', 0, buf.lastIndexOf(10) + 1);
+  const slice = path.join(tmp, 'iostat-slice.log');
+  fs.writeFileSync(slice, text);
+  const ours = await run(slice, Buffer.byteLength(text));
+  const t0 = performance.now();
+  const r = spawnSync('jc', ['--iostat'], { input: text, maxBuffer: 1 << 30, encoding: 'utf8' });
+  const jsecs = (performance.now() - t0) / 1000;
+  if (r.status === 0) {
+    const jmbps = Buffer.byteLength(text) / 1e6 / jsecs;
+    console.log(`jc --iostat on ${fmtMB(Buffer.byteLength(text))}: ${jsecs.toFixed(2)} s (${jmbps.toFixed(1)} MB/s); ours ${ours.secs.toFixed(2)} s (${ours.mbps.toFixed(0)} MB/s): ${(jsecs / ours.secs).toFixed(0)}× faster`);
+  } else {
+    console.log(`jc --iostat failed (${r.status}): ${(r.stderr || '').slice(0, 200)}`);
+  }
+} else {
+  console.log('jc not installed: skipping the jc comparison');
+}
+
+if (!KEEP) fs.rmSync(tmp, { recursive: true, force: true }); else console.log(`kept ${tmp}`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,396 @@
+/**
+ * Helpers shared by the sysstat-family parsers (iostat, vmstat, pidstat, mpstat, sar):
+ * banner facts, locale date/time stamps, a fast number scanner, and a series collector
+ * that pads late series with NaN so series line up by sample index.
+ */
+import type { FactValue, Labels, Series, Unit } from '../../types';
+import { promptCommand } from '../../text';
+
+// ---------------------------------------------------------------------------------------------
+// Numbers
+
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+
+/**
+ * Parse the number in s[start, end): digits with an optional sign and one decimal point or
+ * decimal comma (sysstat under de_DE etc.). Exact: an integer mantissa divided by a power of ten
+ * is correctly rounded, so the result equals Number(text). Anything else (exponent, units,
+ * thousands separators) falls back to a slow but strict parse; NaN when not a number.
+ */
+export function numAt(s: string, start: number, end: number): number {
+  let i = start;
+  let neg = false;
+  let c = s.charCodeAt(i);
+  if (c === 45 /* - */ || c === 43 /* + */) { neg = c === 45; i++; }
+  if (i >= end) return NaN;
+  let m = 0;
+  let digits = 0;
+  let frac = -1;
+  for (; i < end; i++) {
+    c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      m = m * 10 + (c - 48);
+      digits++;
+      if (frac >= 0) frac++;
+    } else if ((c === 46 || c === 44) && frac < 0) {
+      frac = 0;
+    } else {
+      return slowNum(s.slice(start, end));
+    }
+  }
+  if (digits === 0) return NaN;
+  if (digits > 15) return slowNum(s.slice(start, end));
+  let v = frac > 0 ? m / POW10[frac]! : m;
+  if (neg) v = -v;
+  return v;
+}
+
+function slowNum(t: string): number {
+  const u = t.replace(',', '.');
+  if (!/^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/.test(u)) return NaN;
+  return Number(u);
+}
+
+/** Where the last scanNumbers call stopped (offset just after its last token, or at the bad token). */
+export const SCAN = { end: 0 };
+
+/**
+ * Parse up to `max` whitespace-separated numbers of `line` from offset `pos` into `out`, in one
+ * pass (no substrings). Stops early at a token that is not a number; returns how many were read.
+ * Same exactness as numAt (integer mantissa ÷ power of ten); unusual tokens take numAt's slow path.
+ */
+export function scanNumbers(line: string, pos: number, out: Float64Array, max: number): number {
+  const n = line.length;
+  let k = 0;
+  let i = pos;
+  while (k < max) {
+    let c = 32;
+    while (i < n && ((c = line.charCodeAt(i)) === 32 || c === 9)) i++;
+    if (i >= n) break;
+    const start = i;
+    let neg = false;
+    if (c === 45) { neg = true; i++; }
+    let m = 0, digits = 0, frac = -1, ok = true;
+    for (; i < n; i++) {
+      c = line.charCodeAt(i);
+      if (c >= 48 && c <= 57) { m = m * 10 + (c - 48); digits++; if (frac >= 0) frac++; }
+      else if ((c === 46 || c === 44) && frac < 0) frac = 0;
+      else if (c === 32 || c === 9) break;
+      else { ok = false; break; }
+    }
+    if (!ok || digits === 0 || digits > 15) {
+      while (i < n && (c = line.charCodeAt(i)) !== 32 && c !== 9) i++;
+      const v = numAt(line, start, i);
+      if (v !== v) { SCAN.end = start; return k; }
+      out[k++] = v;
+      continue;
+    }
+    const v = frac > 0 ? m / POW10[frac]! : m;
+    out[k++] = neg ? -v : v;
+  }
+  SCAN.end = i;
+  return k;
+}
+
+/** Number of a whole token (fast path of numAt). */
+export function tokNum(t: string | undefined): number {
+  return t === undefined ? NaN : numAt(t, 0, t.length);
+}
+
+/** True when the token reads as a plain number (used to tell header lines from data lines). */
+export function isNumTok(t: string): boolean {
+  return !Number.isNaN(numAt(t, 0, t.length));
+}
+
+/**
+ * Split a line on spaces/tabs into `starts`/`ends` offsets (no substrings allocated).
+ * Returns the number of fields (at most starts.length).
+ */
+export function scanFields(line: string, starts: Int32Array, ends: Int32Array): number {
+  const n = line.length;
+  const max = starts.length;
+  let k = 0;
+  let i = 0;
+  while (i < n && k < max) {
+    let c = line.charCodeAt(i);
+    while (c === 32 || c === 9) { if (++i >= n) return k; c = line.charCodeAt(i); }
+    starts[k] = i;
+    while (i < n && c !== 32 && c !== 9) c = line.charCodeAt(++i);
+    ends[k++] = i;
+  }
+  return k;
+}
+
+/**
+ * sysstat -h ("human readable") value: "13.2M", "11.6k", "3.5%", "0.00". Size columns are printed
+ * scaled by powers of 1024 from the column's own base unit (kB → "k"). Returns the number and the
+ * power of 1024 of the suffix (B=0, k=1, M=2 …; -1 when no suffix).
+ */
+export function humanNum(t: string): { v: number; pow: number } {
+  const last = t.charCodeAt(t.length - 1);
+  if (last === 37 /* % */) return { v: tokNum(t.slice(0, -1)), pow: -1 };
+  const idx = 'BkMGTP'.indexOf(t.charAt(t.length - 1));
+  if (idx >= 0 && t.length > 1) return { v: tokNum(t.slice(0, -1)), pow: idx };
+  return { v: tokNum(t), pow: -1 };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Banner: "Linux 3.10.0-862.el7.x86_64 (host)   03/11/2020   _x86_64_  (2 CPU)"
+
+export interface Banner {
+  kernel: string;
+  hostname: string;
+  date?: string;
+  /** epoch ms of 00:00 UTC of the banner date, when it could be read */
+  day?: number;
+  arch?: string;
+  cpus?: number;
+}
+
+export function parseBanner(line: string): Banner | undefined {
+  if (!line.startsWith('Linux ')) return undefined;
+  const f = line.trim().split(/\s+/);
+  if (f.length < 3) return undefined;
+  const host = f[2]!;
+  if (!host.startsWith('(')) return undefined;
+  const b: Banner = { kernel: f[1]!, hostname: host.replace(/^\(|\)$/g, '') };
+  for (let i = 3; i < f.length; i++) {
+    const t = f[i]!;
+    if (/^_.+_$/.test(t)) b.arch = t.slice(1, -1);
+    else if (t.startsWith('(') && f[i + 1] !== undefined && /^CPU\)?$/.test(f[i + 1]!)) { b.cpus = Number(t.slice(1)); i++; }
+    else if (b.date === undefined && /\d/.test(t)) {
+      b.date = t;
+      const d = parseDate(t);
+      if (d !== undefined) b.day = d;
+    }
+  }
+  return b;
+}
+
+export function bannerFacts(b: Banner, facts: Record<string, FactValue>): void {
+  facts.kernel = b.kernel;
+  facts.hostname = b.hostname;
+  if (b.date !== undefined) facts.date = b.date;
+  if (b.arch !== undefined) facts.arch = b.arch;
+  if (b.cpus !== undefined && Number.isFinite(b.cpus)) facts.cpu_threads = b.cpus;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates and times as sysstat prints them under various locales
+
+function ymd(y: number, mo: number, d: number): number | undefined {
+  if (y < 100) y += 2000;
+  if (mo < 1 || mo > 12 || d < 1 || d > 31) return undefined;
+  return Date.UTC(y, mo - 1, d);
+}
+
+/**
+ * A date: "03/11/2020", "11/29/26" (C: MM/DD/YY), "29/11/2026" (DD/MM when the first part > 12),
+ * "29.11.2026" (de), "2026-11-29" (ISO), "2026年11月29日" (zh_CN), "2026/11/29".
+ * Returns epoch ms at 00:00 UTC.
+ */
+export function parseDate(t: string): number | undefined {
+  let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(t);
+  if (m) return ymd(+m[1]!, +m[2]!, +m[3]!);
+  m = /^(\d{4})年(\d{1,2})月(\d{1,2})日$/.exec(t);
+  if (m) return ymd(+m[1]!, +m[2]!, +m[3]!);
+  m = /^(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})$/.exec(t);
+  if (m) return ymd(+m[3]!, +m[2]!, +m[1]!);
+  m = /^(\d{1,2})[/-](\d{1,2})[/-](\d{2}|\d{4})$/.exec(t);
+  if (m) {
+    const a = +m[1]!, b = +m[2]!;
+    return a > 12 ? ymd(+m[3]!, b, a) : ymd(+m[3]!, a, b);
+  }
+  return undefined;
+}
+
+/**
+ * A time of day: "22:46:33", "10:46:38 PM" (ampm given separately), "22时46分58秒" (zh_CN).
+ * Returns seconds since midnight.
+ */
+export function parseClock(t: string, ampm?: string): number | undefined {
+  let m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(t);
+  if (!m) m = /^(\d{1,2})时(\d{1,2})分(?:(\d{1,2})秒)?$/.exec(t);
+  if (!m) return undefined;
+  let h = +m[1]!;
+  const min = +m[2]!, s = m[3] !== undefined ? +m[3] : 0;
+  if (h > 23 || min > 59 || s > 60) return undefined;
+  if (ampm) {
+    const u = ampm.toUpperCase();
+    if (u === 'PM' || u === '下午' || u === '午後') { if (h < 12) h += 12; } else if (h === 12) h = 0;
+  }
+  return h * 3600 + min * 60 + s;
+}
+
+export function isAmPm(t: string | undefined): boolean {
+  if (t === undefined) return false;
+  const u = t.toUpperCase();
+  return u === 'AM' || u === 'PM' || u === '上午' || u === '下午' || u === '午前' || u === '午後';
+}
+
+/**
+ * A whole timestamp line of iostat -t: "03/11/2020 09:04:54 AM", "29.11.2026 22:46:43",
+ * "2026年11月29日 22时46分44秒", "2026-11-29T22:46:45+0000" (S_TIME_FORMAT=ISO), "11/29/26 22:46:40".
+ * Returns epoch ms (times without a zone are read as UTC), or undefined when the line is not one.
+ */
+export function parseStampLine(line: string): number | undefined {
+  const t = line.trim();
+  if (t.length < 8 || t.length > 40) return undefined;
+  const c = t.charCodeAt(0);
+  if (c < 48 || c > 57) return undefined;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/.exec(t);
+  if (iso) {
+    let ms = Date.UTC(+iso[1]!, +iso[2]! - 1, +iso[3]!, +iso[4]!, +iso[5]!, +iso[6]!);
+    const z = iso[7];
+    if (z && z !== 'Z') {
+      const sign = z[0] === '-' ? -1 : 1;
+      const digits = z.slice(1).replace(':', '');
+      ms -= sign * ((+digits.slice(0, 2)) * 60 + (+digits.slice(2))) * 60000;
+    }
+    return ms;
+  }
+  const f = t.split(/\s+/);
+  if (f.length < 2 || f.length > 3) return undefined;
+  const day = parseDate(f[0]!);
+  if (day === undefined) return undefined;
+  let ampm: string | undefined;
+  if (f.length === 3) { if (!isAmPm(f[2])) return undefined; ampm = f[2]; }
+  const sec = parseClock(f[1]!, ampm);
+  if (sec === undefined) return undefined;
+  return day + sec * 1000;
+}
+
+/** Tracks time-of-day stamps on top of the banner date, rolling over at midnight. */
+export class Clock {
+  private day: number | undefined;
+  private lastSec = -1;
+  setDay(day: number | undefined): void { this.day = day; this.lastSec = -1; }
+  /** epoch ms (or null when no date is known) for seconds since midnight */
+  at(sec: number): number | null {
+    if (this.day === undefined) return null;
+    if (this.lastSec >= 0 && sec < this.lastSec - 12 * 3600) this.day += 86400000;
+    this.lastSec = sec;
+    return this.day + sec * 1000;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command line, tool version
+
+export const SYSSTAT_TOOLS = ['iostat', 'vmstat', 'pidstat', 'mpstat', 'sar'] as const;
+
+/** "$ iostat -x 1" or a bare "iostat -x 1" line → the command, when it runs `tool`. */
+export function commandLine(line: string, tool: string): string | undefined {
+  const c = promptCommand(line, [tool]);
+  if (c) return c;
+  const t = line.trim();
+  if (t.startsWith(tool + ' ') || t === tool) return t;
+  return undefined;
+}
+
+/** "sysstat version 12.6.1" / "vmstat from procps-ng 4.0.2" (printed by -V) */
+export function versionLine(line: string): string | undefined {
+  const m = /^(?:sysstat version (\S+)|(?:\w+ from )?(procps(?:-ng)? (?:version )?\S+))\s*$/.exec(line.trim());
+  if (!m) return undefined;
+  return m[1] !== undefined ? `sysstat ${m[1]}` : m[2]!;
+}
+
+/** Does the command line carry a short option letter (alone or grouped, e.g. -y or -xy)? */
+export function hasFlag(cmd: string | undefined, letter: string, long?: string): boolean {
+  if (!cmd) return false;
+  for (const w of cmd.split(/\s+/)) {
+    if (long && w === long) return true;
+    if (/^-[A-Za-z]+$/.test(w) && w.includes(letter)) return true;
+  }
+  return false;
+}
+
+/** Does the command line give an interval (a bare number argument)? */
+export function hasInterval(cmd: string | undefined): boolean | undefined {
+  if (!cmd) return undefined;
+  const w = cmd.split(/\s+/);
+  for (let i = 1; i < w.length; i++) {
+    if (/^\d+(\.\d+)?$/.test(w[i]!) && !/^-[pPISTe]$|^-[a-zA-Z]*[pPST]$|^--dec$|^-o$/.test(w[i - 1]!)) return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Series collection
+
+/**
+ * A cached handle on one series: values are pushed directly (no label-key work per value).
+ * `pad` fills a series that appears late (or misses a sample) with NaN up to the sample index.
+ */
+export class Collector {
+  readonly list: Series[] = [];
+  private readonly byKey = new Map<string, Series>();
+  private anyTimes = false;
+
+  get(name: string, column: string, unit: Unit, labels?: Labels, extraKey = ''): Series {
+    let key = name + '\u0001' + extraKey;
+    if (labels) for (const k of Object.keys(labels).sort()) key += '\u0000' + k + '=' + labels[k];
+    let s = this.byKey.get(key);
+    if (!s) {
+      s = { name, column, unit, values: [] };
+      if (labels && Object.keys(labels).length) s.labels = labels;
+      this.byKey.set(key, s);
+      this.list.push(s);
+    }
+    return s;
+  }
+
+  /** push `v` as sample number `idx` (0-based) of `s` (pads with NaN when idx is ahead) */
+  push(s: Series, v: number, idx: number, lineNo: number, time: number | null | undefined): void {
+    const vals = s.values;
+    if (idx >= 0) {
+      if (vals.length > idx) return; // one value per sample: a duplicate row is ignored
+      while (vals.length < idx) { vals.push(NaN); if (s.times) s.times.push(null); }
+    }
+    vals.push(v);
+    if (time !== undefined && time !== null) {
+      if (!s.times) { s.times = new Array<number | null>(vals.length - 1).fill(null); this.anyTimes = true; }
+      s.times.push(time);
+    } else if (s.times) s.times.push(null);
+    const l = s.lines;
+    if (l === undefined) s.lines = [lineNo, lineNo];
+    else (l as [number, number])[1] = lineNo;
+  }
+
+  /** final list; `sinceBoot` marks values[0] as the since-boot report */
+  finish(sinceBoot: boolean, samples?: number): Series[] {
+    for (const s of this.list) {
+      if (samples !== undefined) while (s.values.length < samples) { s.values.push(NaN); if (s.times) s.times.push(null); }
+      if (sinceBoot && s.values.length > 0) s.firstSampleSinceBoot = true;
+    }
+    void this.anyTimes;
+    return this.list;
+  }
+}
+
+/** true when only spaces/tabs follow offset i */
+export function restIsBlank(line: string, i: number): boolean {
+  for (const n = line.length; i < n; i++) { const c = line.charCodeAt(i); if (c !== 32 && c !== 9) return false; }
+  return true;
+}
+
+/** widen a series' evidence range */
+export function widenLines(s: Series, first: number, last: number): void {
+  if (first < 0) return;
+  const l = s.lines;
+  s.lines = l ? [Math.min(l[0], first), Math.max(l[1], last)] : [first, last];
+}
+
+/** snake_case a column label for the generic fallback: "%ifutil" → "ifutil_percent", "rxpck/s" → "rxpck_per_second". */
+export function genericName(col: string): string {
+  let c = col;
+  let suffix = '';
+  if (c.startsWith('%')) { c = c.slice(1); suffix = '_percent'; }
+  if (c.endsWith('/s')) { c = c.slice(0, -2); suffix = suffix || '_per_second'; }
+  const base = c.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toLowerCase();
+  return (base || 'value') + suffix;
+}
+
+export function emptyOutput(): { metrics: never[]; series: never[]; facts: Record<string, FactValue>; settings: Record<string, string>; warnings: string[] } {
+  return { metrics: [], series: [], facts: {}, settings: {}, warnings: [] };
+}

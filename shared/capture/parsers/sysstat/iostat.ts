@@ -1,0 +1,423 @@
+/**
+ * iostat (sysstat 9 … 12): -x (10.x and 11/12 layouts), -d, -c, -t, -m, -k, -p, -s, -h, -y, -z,
+ * -o JSON. Series per device for every column and CPU series for the avg-cpu block.
+ */
+import type { CaptureParser, LineSink, Metric, ParseOutput, Series, Unit } from '../../types';
+import {
+  Collector, SCAN, bannerFacts, commandLine, emptyOutput, genericName, hasFlag, hasInterval, humanNum,
+  parseBanner, parseStampLine, restIsBlank, scanFields, scanNumbers, tokNum, versionLine, widenLines,
+} from './common';
+
+interface ColSpec { name: string; unit: Unit; mult: number; /** -h values scale by 1024^n from bytes */ size?: boolean }
+
+const KB = 1024, MB = 1024 * 1024, SECTOR = 512, MS = 0.001;
+
+/** Column label → canonical series. mult converts the printed unit to the base unit. */
+export const IOSTAT_COLUMNS: Record<string, ColSpec> = {
+  'rrqm/s': { name: 'read_merges_per_second', unit: '1/s', mult: 1 },
+  'wrqm/s': { name: 'write_merges_per_second', unit: '1/s', mult: 1 },
+  'drqm/s': { name: 'discard_merges_per_second', unit: '1/s', mult: 1 },
+  'rqm/s': { name: 'merges_per_second', unit: '1/s', mult: 1 },
+  '%rrqm': { name: 'read_merges_percent', unit: '%', mult: 1 },
+  '%wrqm': { name: 'write_merges_percent', unit: '%', mult: 1 },
+  '%drqm': { name: 'discard_merges_percent', unit: '%', mult: 1 },
+  'r/s': { name: 'reads_per_second', unit: '1/s', mult: 1 },
+  'w/s': { name: 'writes_per_second', unit: '1/s', mult: 1 },
+  'd/s': { name: 'discards_per_second', unit: '1/s', mult: 1 },
+  'f/s': { name: 'flushes_per_second', unit: '1/s', mult: 1 },
+  'tps': { name: 'transfers_per_second', unit: '1/s', mult: 1 },
+  'rkB/s': { name: 'read_bytes_per_second', unit: 'B/s', mult: KB, size: true },
+  'wkB/s': { name: 'write_bytes_per_second', unit: 'B/s', mult: KB, size: true },
+  'dkB/s': { name: 'discard_bytes_per_second', unit: 'B/s', mult: KB, size: true },
+  'kB/s': { name: 'bytes_per_second', unit: 'B/s', mult: KB, size: true },
+  'rMB/s': { name: 'read_bytes_per_second', unit: 'B/s', mult: MB, size: true },
+  'wMB/s': { name: 'write_bytes_per_second', unit: 'B/s', mult: MB, size: true },
+  'dMB/s': { name: 'discard_bytes_per_second', unit: 'B/s', mult: MB, size: true },
+  'MB/s': { name: 'bytes_per_second', unit: 'B/s', mult: MB, size: true },
+  'rsec/s': { name: 'read_bytes_per_second', unit: 'B/s', mult: SECTOR, size: true },
+  'wsec/s': { name: 'write_bytes_per_second', unit: 'B/s', mult: SECTOR, size: true },
+  'kB_read/s': { name: 'read_bytes_per_second', unit: 'B/s', mult: KB, size: true },
+  'kB_wrtn/s': { name: 'write_bytes_per_second', unit: 'B/s', mult: KB, size: true },
+  'kB_dscd/s': { name: 'discard_bytes_per_second', unit: 'B/s', mult: KB, size: true },
+  'MB_read/s': { name: 'read_bytes_per_second', unit: 'B/s', mult: MB, size: true },
+  'MB_wrtn/s': { name: 'write_bytes_per_second', unit: 'B/s', mult: MB, size: true },
+  'MB_dscd/s': { name: 'discard_bytes_per_second', unit: 'B/s', mult: MB, size: true },
+  'Blk_read/s': { name: 'read_bytes_per_second', unit: 'B/s', mult: SECTOR, size: true },
+  'Blk_wrtn/s': { name: 'write_bytes_per_second', unit: 'B/s', mult: SECTOR, size: true },
+  'Blk_dscd/s': { name: 'discard_bytes_per_second', unit: 'B/s', mult: SECTOR, size: true },
+  'kB_read': { name: 'read_bytes_total', unit: 'B', mult: KB, size: true },
+  'kB_wrtn': { name: 'write_bytes_total', unit: 'B', mult: KB, size: true },
+  'kB_dscd': { name: 'discard_bytes_total', unit: 'B', mult: KB, size: true },
+  'MB_read': { name: 'read_bytes_total', unit: 'B', mult: MB, size: true },
+  'MB_wrtn': { name: 'write_bytes_total', unit: 'B', mult: MB, size: true },
+  'MB_dscd': { name: 'discard_bytes_total', unit: 'B', mult: MB, size: true },
+  'Blk_read': { name: 'read_bytes_total', unit: 'B', mult: SECTOR, size: true },
+  'Blk_wrtn': { name: 'write_bytes_total', unit: 'B', mult: SECTOR, size: true },
+  'Blk_dscd': { name: 'discard_bytes_total', unit: 'B', mult: SECTOR, size: true },
+  'avgrq-sz': { name: 'avg_request_size_bytes', unit: 'B', mult: SECTOR, size: true },
+  'areq-sz': { name: 'avg_request_size_bytes', unit: 'B', mult: KB, size: true },
+  'rareq-sz': { name: 'read_avg_request_size_bytes', unit: 'B', mult: KB, size: true },
+  'wareq-sz': { name: 'write_avg_request_size_bytes', unit: 'B', mult: KB, size: true },
+  'dareq-sz': { name: 'discard_avg_request_size_bytes', unit: 'B', mult: KB, size: true },
+  'avgqu-sz': { name: 'avg_queue_size', unit: 'count', mult: 1 },
+  'aqu-sz': { name: 'avg_queue_size', unit: 'count', mult: 1 },
+  'await': { name: 'await_seconds', unit: 's', mult: MS },
+  'r_await': { name: 'read_await_seconds', unit: 's', mult: MS },
+  'w_await': { name: 'write_await_seconds', unit: 's', mult: MS },
+  'd_await': { name: 'discard_await_seconds', unit: 's', mult: MS },
+  'f_await': { name: 'flush_await_seconds', unit: 's', mult: MS },
+  'svctm': { name: 'service_time_seconds', unit: 's', mult: MS },
+  '%util': { name: 'util_percent', unit: '%', mult: 1 },
+};
+
+export const CPU_COLUMNS: Record<string, ColSpec> = {
+  '%user': { name: 'cpu_user_percent', unit: '%', mult: 1 },
+  '%nice': { name: 'cpu_nice_percent', unit: '%', mult: 1 },
+  '%system': { name: 'cpu_system_percent', unit: '%', mult: 1 },
+  '%iowait': { name: 'cpu_iowait_percent', unit: '%', mult: 1 },
+  '%steal': { name: 'cpu_steal_percent', unit: '%', mult: 1 },
+  '%idle': { name: 'cpu_idle_percent', unit: '%', mult: 1 },
+};
+
+function colSpec(col: string, table: Record<string, ColSpec>, prefix = ''): ColSpec {
+  const c = col.endsWith(':') ? col.slice(0, -1) : col;
+  return table[c] ?? { name: prefix + genericName(c), unit: c.startsWith('%') ? '%' : '', mult: 1 };
+}
+
+/** Divide instead of multiplying by 0.001 so that 91.33 ms → exactly 91.33/1000. */
+function scale(v: number, mult: number): number {
+  return mult === MS ? v / 1000 : mult === 1 ? v : v * mult;
+}
+
+interface Header {
+  id: number;
+  cols: string[];
+  specs: ColSpec[];
+  /** per value column (device column left out): 0 = as printed, 1 = × mult, 2 = ÷ 1000 */
+  op: Int8Array;
+  mult: Float64Array;
+  /** device name is the last column (-h layout) instead of the first */
+  devLast: boolean;
+  byDevice: Map<string, DevEntry>;
+  /** devices in the order rows arrive: the next row is usually seq[ptr] */
+  seq: DevEntry[];
+  ptr: number;
+}
+
+interface DevEntry { name: string; pos: number; series: Series[]; arrs: number[][]; lastSample: number; first: number; last: number; timed: boolean }
+
+const MAX_FIELDS = 64;
+
+// JSON (-o JSON) keys → printed column labels
+const JSON_KEYS: Record<string, string> = { rrqm: '%rrqm', wrqm: '%wrqm', drqm: '%drqm', util: '%util' };
+
+class IostatSink implements LineSink {
+  private readonly out: ParseOutput = emptyOutput();
+  private readonly col = new Collector();
+  private readonly headers = new Map<string, Header>();
+  private header: Header | null = null;
+  private cpuCols: string[] | null = null;
+  private cpuSeries: Series[] = [];
+  private expectCpu = 0;
+  private cpuSample = -1;
+  private sample = -1;
+  private sampleHasData = false;
+  private time: number | null = null;
+  private pendingTime: number | null = null;
+  private sawBanner = false;
+  private blanksAfterBanner = -1;
+  private skipFirstHint = false;
+  private firstDataSeen = false;
+  private json: string[] | null = null;
+  private readonly starts = new Int32Array(MAX_FIELDS);
+  private readonly ends = new Int32Array(MAX_FIELDS);
+
+  private readonly vals = new Float64Array(MAX_FIELDS + 1);
+
+  line(text: string, lineNo: number): void {
+    if (this.json) { this.json.push(text); return; }
+    const h = this.header;
+    if (h !== null && !h.devLast && this.expectCpu === 0 && this.fastRow(text, lineNo, h)) return;
+    const n = scanFields(text, this.starts, this.ends);
+    if (n === 0) {
+      if (this.blanksAfterBanner >= 0 && !this.firstDataSeen) this.blanksAfterBanner++;
+      return;
+    }
+    this.slowLine(text, n, lineNo);
+  }
+
+  /** A device row under the current header: "vda  0.00  64.00 …" parsed in one pass. */
+  private fastRow(text: string, lineNo: number, h: Header): boolean {
+    const len = text.length;
+    let i = 0;
+    let c = 32;
+    while (i < len && ((c = text.charCodeAt(i)) === 32 || c === 9)) i++;
+    if (i >= len || (c >= 48 && c <= 57) || c === 123 /* { */) return false;
+    const start = i;
+    // the expected device (rows repeat in the same order every report): match without slicing
+    let e = h.seq[h.ptr];
+    let end: number;
+    if (e !== undefined && text.startsWith(e.name, start) && ((end = start + e.name.length) >= len || (c = text.charCodeAt(end)) === 32 || c === 9)) {
+      // hit
+    } else {
+      while (i < len && (c = text.charCodeAt(i)) !== 32 && c !== 9) i++;
+      end = i;
+      e = undefined;
+    }
+    const need = h.cols.length - 1;
+    const vals = this.vals;
+    if (scanNumbers(text, end, vals, need + 1) !== need || !restIsBlank(text, SCAN.end)) return false;
+    if (e === undefined) {
+      const dev = text.slice(start, end);
+      if (dev === 'Device' || dev === 'Device:' || dev === 'avg-cpu:' || dev === 'Linux') return false;
+      e = h.byDevice.get(dev) ?? this.newEntry(h, dev);
+    }
+    h.ptr = e.pos + 1;
+    if (this.sample < 0 || e.lastSample === this.sample) this.newSample();
+    const idx = this.sample;
+    e.lastSample = idx;
+    this.sampleHasData = true;
+    this.firstDataSeen = true;
+    if (e.first < 0) e.first = lineNo;
+    e.last = lineNo;
+    const arrs = e.arrs, op = h.op, mult = h.mult;
+    if (arrs[0]!.length !== idx) this.pad(e, idx);
+    for (let k = 0; k < need; k++) {
+      const o = op[k];
+      const v = vals[k]!;
+      arrs[k]!.push(o === 0 ? v : o === 1 ? v * mult[k]! : v / 1000);
+    }
+    if (this.time !== null || e.timed) this.pushTimes(e);
+    return true;
+  }
+
+  private newEntry(h: Header, dev: string): DevEntry {
+    const series: Series[] = [];
+    const di = h.devLast ? h.cols.length - 1 : 0;
+    for (let i = 0; i < h.cols.length; i++) {
+      if (i === di) continue;
+      const sp = h.specs[i]!;
+      series.push(this.col.get(sp.name, h.cols[i]!, sp.unit, { device: dev }));
+    }
+    const e: DevEntry = { name: dev, pos: h.seq.length, series, arrs: series.map((s) => s.values), lastSample: -2, first: -1, last: -1, timed: false };
+    h.byDevice.set(dev, e);
+    h.seq.push(e);
+    return e;
+  }
+
+  private pad(e: DevEntry, idx: number): void {
+    for (const s of e.series) {
+      while (s.values.length < idx) { s.values.push(NaN); if (s.times) s.times.push(null); }
+      // a second row for the same sample index cannot happen (a repeat starts a new sample)
+    }
+  }
+
+  private pushTimes(e: DevEntry): void {
+    e.timed = true;
+    for (const s of e.series) {
+      if (!s.times) s.times = new Array<number | null>(s.values.length - 1).fill(null);
+      while (s.times.length < s.values.length - 1) s.times.push(null);
+      s.times.push(this.time);
+    }
+  }
+
+  private newSample(): void {
+    this.sample++;
+    this.sampleHasData = false;
+    this.time = this.pendingTime;
+    this.pendingTime = null;
+  }
+
+  /** Slow path: -h rows (device last, values with k/M/G/% suffixes) and rows the fast path refused. */
+  private deviceRow(text: string, n: number, lineNo: number, h: Header): boolean {
+    const di = h.devLast ? n - 1 : 0;
+    const dev = text.slice(this.starts[di]!, this.ends[di]!);
+    if (dev === 'Device' || dev === 'Device:' || dev === 'avg-cpu:' || dev === 'Linux') return false;
+    const vals: number[] = [];
+    for (let i = 0; i < n; i++) {
+      if (i === di) continue;
+      const sp = h.specs[i]!;
+      const { v, pow } = humanNum(text.slice(this.starts[i]!, this.ends[i]!));
+      if (Number.isNaN(v)) return false;
+      vals.push(pow >= 0 && sp.size ? v * 1024 ** pow : scale(v, sp.mult));
+    }
+    const e = h.byDevice.get(dev) ?? this.newEntry(h, dev);
+    h.ptr = e.pos + 1;
+    if (this.sample < 0 || e.lastSample === this.sample) this.newSample();
+    const idx = this.sample;
+    e.lastSample = idx;
+    this.sampleHasData = true;
+    this.firstDataSeen = true;
+    if (e.first < 0) e.first = lineNo;
+    e.last = lineNo;
+    if (e.arrs[0]!.length !== idx) this.pad(e, idx);
+    for (let k = 0; k < vals.length; k++) e.arrs[k]!.push(vals[k]!);
+    if (this.time !== null || e.timed) this.pushTimes(e);
+    return true;
+  }
+
+  private slowLine(text: string, n: number, lineNo: number): void {
+    const t = text.trim();
+    const first = text.slice(this.starts[0]!, this.ends[0]!);
+    if (this.expectCpu > 0) {
+      this.expectCpu = 0;
+      if (this.cpuRow(text, n, lineNo)) return;
+    }
+    if (first === 'Linux') {
+      const b = parseBanner(t);
+      if (b) {
+        if (!this.sawBanner) bannerFacts(b, this.out.facts);
+        this.sawBanner = true;
+        this.blanksAfterBanner = 0;
+        return;
+      }
+    }
+    if (first === 'avg-cpu:') {
+      this.cpuCols = t.split(/\s+/).slice(1);
+      if (this.sample < 0 || this.cpuSample === this.sample) this.newSample();
+      this.expectCpu = lineNo;
+      this.noteBlankHint();
+      return;
+    }
+    if (first === 'Device:' || first === 'Device' || (n > 1 && text.slice(this.starts[n - 1]!, this.ends[n - 1]!) === 'Device')) {
+      this.setHeader(t.split(/\s+/));
+      this.noteBlankHint();
+      return;
+    }
+    if (first.startsWith('{') && (t.startsWith('{"sysstat"') || t === '{')) { this.json = [text]; return; }
+    const stamp = parseStampLine(t);
+    if (stamp !== undefined) {
+      if (this.sample < 0 || this.sampleHasData || this.cpuSample === this.sample) { this.pendingTime = stamp; this.newSample(); } else this.time = stamp;
+      return;
+    }
+    const cmd = commandLine(t, 'iostat');
+    if (cmd) { if (this.out.command === undefined) this.out.command = cmd; return; }
+    const ver = versionLine(t);
+    if (ver) { this.out.toolVersion ??= ver; return; }
+    if (/^(?:\^C|\(C\)|\S*[#$%>]$)/.test(t)) return; // ^C, copyright, a bare prompt
+    const h = this.header;
+    if (h !== null && n === h.cols.length && this.deviceRow(text, n, lineNo, h)) return;
+    this.out.warnings.push(`line ${lineNo}: could not read "${t.length > 80 ? t.slice(0, 80) + '…' : t}"`);
+  }
+
+  private noteBlankHint(): void {
+    // iostat -y leaves an extra blank line after the banner (the skipped since-boot report)
+    if (!this.firstDataSeen && this.blanksAfterBanner >= 2 && this.sample <= 0) this.skipFirstHint = true;
+    if (this.blanksAfterBanner >= 0) this.firstDataSeen = true;
+  }
+
+  private setHeader(cols: string[]): void {
+    const devLast = cols[cols.length - 1] === 'Device';
+    const key = cols.join(' ');
+    let h = this.headers.get(key);
+    if (!h) {
+      const specs = cols.map((c) => colSpec(c, IOSTAT_COLUMNS));
+      const valueSpecs = devLast ? specs.slice(0, -1) : specs.slice(1);
+      const op = new Int8Array(valueSpecs.map((sp) => (sp.mult === 1 ? 0 : sp.mult === MS ? 2 : 1)));
+      const mult = new Float64Array(valueSpecs.map((sp) => sp.mult));
+      h = { id: this.headers.size, cols, specs, op, mult, devLast, byDevice: new Map(), seq: [], ptr: 0 };
+      this.headers.set(key, h);
+    }
+    this.header = h;
+  }
+
+  private cpuRow(text: string, n: number, lineNo: number): boolean {
+    const cols = this.cpuCols;
+    if (!cols || n !== cols.length) return false;
+    const vals: number[] = [];
+    let human = false;
+    for (let i = 0; i < n; i++) {
+      const tok = text.slice(this.starts[i]!, this.ends[i]!);
+      let v = tokNum(tok);
+      if (Number.isNaN(v) && tok.endsWith('%')) { v = tokNum(tok.slice(0, -1)); human = true; }
+      if (Number.isNaN(v)) return false;
+      vals.push(v);
+    }
+    void human;
+    if (this.cpuSeries.length !== n || this.cpuSeries.some((s, i) => s.column !== cols[i])) {
+      this.cpuSeries = cols.map((c) => { const sp = colSpec(c, CPU_COLUMNS, 'cpu_'); return this.col.get(sp.name, c, sp.unit); });
+    }
+    this.cpuSample = this.sample;
+    this.sampleHasData = true;
+    this.firstDataSeen = true;
+    for (let i = 0; i < n; i++) this.col.push(this.cpuSeries[i]!, vals[i]!, this.sample, lineNo, this.time);
+    return true;
+  }
+
+  private endJson(): void {
+    const text = this.json!.join('\n');
+    let doc: unknown;
+    try { doc = JSON.parse(text); } catch { this.out.warnings.push('line 1: could not read the iostat JSON (truncated?)'); return; }
+    const host = (doc as { sysstat?: { hosts?: unknown[] } }).sysstat?.hosts?.[0] as Record<string, unknown> | undefined;
+    if (!host) return;
+    if (typeof host.release === 'string') this.out.facts.kernel = host.release;
+    if (typeof host.nodename === 'string') this.out.facts.hostname = host.nodename;
+    if (typeof host['number-of-cpus'] === 'number') this.out.facts.cpu_threads = host['number-of-cpus'];
+    if (typeof host.date === 'string') this.out.facts.date = host.date;
+    if (typeof host.machine === 'string') this.out.facts.arch = host.machine;
+    const stats = Array.isArray(host.statistics) ? host.statistics as Record<string, unknown>[] : [];
+    stats.forEach((st, idx) => {
+      const time = typeof st.timestamp === 'string' ? parseStampLine(st.timestamp.replace(' ', 'T')) ?? parseStampLine(st.timestamp) ?? null : null;
+      const cpu = st['avg-cpu'] as Record<string, unknown> | undefined;
+      if (cpu) for (const [k, v] of Object.entries(cpu)) {
+        if (typeof v !== 'number') continue;
+        const sp = colSpec('%' + k, CPU_COLUMNS, 'cpu_');
+        this.col.push(this.col.get(sp.name, '%' + k, sp.unit), v, idx, 1, time);
+      }
+      const disks = Array.isArray(st.disk) ? st.disk as Record<string, unknown>[] : [];
+      for (const d of disks) {
+        const dev = String(d.disk_device ?? d.device ?? '?');
+        for (const [k, v] of Object.entries(d)) {
+          if (typeof v !== 'number') continue;
+          const label = JSON_KEYS[k] ?? k;
+          const sp = colSpec(label, IOSTAT_COLUMNS);
+          this.col.push(this.col.get(sp.name, label, sp.unit, { device: dev }), scale(v, sp.mult), idx, 1, time);
+        }
+      }
+    });
+    this.sample = stats.length - 1;
+  }
+
+  end(): ParseOutput {
+    if (this.json) this.endJson();
+    const cmd = this.out.command;
+    let sinceBoot = !this.skipFirstHint;
+    if (cmd !== undefined) sinceBoot = !hasFlag(cmd, 'y');
+    if (cmd !== undefined && hasInterval(cmd) === false) sinceBoot = true;
+    for (const h of this.headers.values()) for (const e of h.seq) for (const sr of e.series) widenLines(sr, e.first, e.last);
+    this.out.series = this.col.finish(sinceBoot, this.sample + 1);
+    if (this.out.series.length === 0 && this.out.warnings.length === 0) this.out.warnings.push('no iostat reports found');
+    const metrics: Metric[] = [];
+    this.out.metrics = metrics;
+    return this.out;
+  }
+}
+
+const SIGNATURES = [/^Device:?\s+(?:rrqm\/s|r\/s|tps)\s/, /^avg-cpu:\s+%user/, /(?:^|\s)(?:r\/s|tps|w\/s|f\/s)\s.*Device$/];
+
+export const iostat: CaptureParser = {
+  id: 'iostat',
+  title: 'iostat (sysstat)',
+  detect(head) {
+    let score = 0;
+    let banner = false;
+    let json = false;
+    for (const l of head) {
+      const t = l.trim();
+      if (SIGNATURES[0]!.test(t)) return 0.97;
+      if (SIGNATURES[2]!.test(t)) return 0.95;
+      if (SIGNATURES[1]!.test(t)) score = Math.max(score, 0.9);
+      if (/^\{?"sysstat"/.test(t)) json = true;
+      if (json && /"disk_device"|"avg-cpu"/.test(t)) return 0.95;
+      if (/^Linux \S+ \(\S+\)\s/.test(t)) banner = true;
+      if (/(?:^|[\s$#])iostat(?:\s|$)/.test(t) && promptLike(t)) score = Math.max(score, 0.4);
+    }
+    if (banner && score === 0) return 0;
+    return score;
+  },
+  open: () => new IostatSink(),
+};
+
+function promptLike(t: string): boolean {
+  return /^(?:\S*[#$%>]\s+)?(?:sudo\s+)?iostat(?:\s|$)/.test(t) || /[#$%>]\s*iostat(?:\s|$)/.test(t);
+}

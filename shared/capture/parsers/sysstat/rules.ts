@@ -1,0 +1,202 @@
+/**
+ * Finding rules over sysstat / procps captures. Each rule states the figures it saw.
+ */
+import type { Finding, FindingContext, FindingRule, Series } from '../../types';
+
+/** interval samples only (the since-boot report is left out), finite values */
+function intervalValues(s: Series): number[] {
+  const out: number[] = [];
+  for (let i = s.firstSampleSinceBoot ? 1 : 0; i < s.values.length; i++) {
+    const v = s.values[i]!;
+    if (Number.isFinite(v)) out.push(v);
+  }
+  return out;
+}
+
+function median(a: number[]): number {
+  if (!a.length) return NaN;
+  const b = [...a].sort((x, y) => x - y);
+  const m = b.length >> 1;
+  return b.length % 2 ? b[m]! : (b[m - 1]! + b[m]!) / 2;
+}
+
+function mean(a: number[]): number {
+  let s = 0;
+  for (const v of a) s += v;
+  return a.length ? s / a.length : NaN;
+}
+
+/** 2199 → "2,200"; 8808 → "8,810"; 4.04 → "4.04" (3 significant digits, thousands separators) */
+export function approx(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  const r = Number(v.toPrecision(3));
+  return r.toLocaleString('en-US', { maximumFractionDigits: 2 });
+}
+
+function evidence(...ss: (Series | undefined)[]): string | undefined {
+  let a = Infinity, b = -Infinity;
+  for (const s of ss) if (s?.lines) { a = Math.min(a, s.lines[0]); b = Math.max(b, s.lines[1]); }
+  return Number.isFinite(a) ? `lines ${a}-${b}` : undefined;
+}
+
+function find(list: readonly Series[], name: string, labels?: Record<string, string>): Series | undefined {
+  return list.find((s) => s.name === name && (!labels || Object.entries(labels).every(([k, v]) => s.labels?.[k] === v)));
+}
+
+function devicesOf(list: readonly Series[], name: string): Series[] {
+  return list.filter((s) => s.name === name && s.labels?.device !== undefined);
+}
+
+const KIB = 1024;
+
+/** Request size per write from write bytes ÷ writes over the interval samples with writes. */
+function writeSizes(ctx: FindingContext): { s: Series; b: Series; perWrite: number; wps: number; kbps: number; n: number }[] {
+  const out = [];
+  const list = ctx.capture.series;
+  for (const w of devicesOf(list, 'writes_per_second')) {
+    const b = find(list, 'write_bytes_per_second', { device: w.labels!.device! });
+    if (!b) continue;
+    const start = w.firstSampleSinceBoot ? 1 : 0;
+    let sw = 0, sb = 0, n = 0;
+    const ws: number[] = [], bs: number[] = [];
+    for (let i = start; i < w.values.length && i < b.values.length; i++) {
+      const x = w.values[i]!, y = b.values[i]!;
+      if (!Number.isFinite(x) || !Number.isFinite(y) || x < 1) continue;
+      sw += x; sb += y; n++; ws.push(x); bs.push(y);
+    }
+    if (n === 0 || sw < 50 * Math.max(1, n) * 0.2) continue; // idle device
+    out.push({ s: w, b, perWrite: sb / sw, wps: median(ws), kbps: median(bs) / KIB, n });
+  }
+  return out;
+}
+
+const randomWrites: FindingRule = {
+  id: 'io.random-writes',
+  kinds: ['iostat'],
+  evaluate(ctx) {
+    const out: Finding[] = [];
+    for (const x of writeSizes(ctx)) {
+      if (x.perWrite > 8 * KIB) continue;
+      const dev = x.s.labels!.device!;
+      out.push({
+        id: 'io.random-writes', severity: 'info', labels: { device: dev },
+        message: `${dev}: w/s ≈ ${approx(x.wps)}, wkB/s ≈ ${approx(x.kbps)}: ${(x.perWrite / KIB).toFixed(1)} KiB per write over ${x.n} samples — small (random) writes; IOPS, not bandwidth, is the limit`,
+        ...(evidence(x.s, x.b) ? { evidence: evidence(x.s, x.b)! } : {}),
+      });
+    }
+    return out;
+  },
+};
+
+const sequentialWrites: FindingRule = {
+  id: 'io.sequential-writes',
+  kinds: ['iostat'],
+  evaluate(ctx) {
+    const out: Finding[] = [];
+    for (const x of writeSizes(ctx)) {
+      if (x.perWrite < 32 * KIB) continue;
+      const dev = x.s.labels!.device!;
+      const merges = find(ctx.capture.series, 'write_merges_per_second', { device: dev });
+      const mv = merges ? median(intervalValues(merges)) : NaN;
+      out.push({
+        id: 'io.sequential-writes', severity: 'info', labels: { device: dev },
+        message: `${dev}: w/s ≈ ${approx(x.wps)}, wkB/s ≈ ${approx(x.kbps)}${Number.isFinite(mv) && mv > 0 ? `, wrqm/s ≈ ${approx(mv)}` : ''}: ${(x.perWrite / KIB).toFixed(1)} KiB per write over ${x.n} samples — large (sequential, merged) writes`,
+        ...(evidence(x.s, x.b) ? { evidence: evidence(x.s, x.b)! } : {}),
+      });
+    }
+    return out;
+  },
+};
+
+const deviceSaturated: FindingRule = {
+  id: 'io.device-saturated',
+  kinds: ['iostat'],
+  evaluate(ctx) {
+    const out: Finding[] = [];
+    for (const u of devicesOf(ctx.capture.series, 'util_percent')) {
+      const v = intervalValues(u);
+      if (v.length < 2) continue;
+      const busy = v.filter((x) => x >= 99).length;
+      if (busy * 2 <= v.length) continue;
+      const dev = u.labels!.device!;
+      const q = find(ctx.capture.series, 'avg_queue_size', { device: dev });
+      const qv = q ? median(intervalValues(q)) : NaN;
+      out.push({
+        id: 'io.device-saturated', severity: 'warning', labels: { device: dev },
+        message: `${dev}: %util ≥ 99 % in ${busy} of ${v.length} samples (mean ${mean(v).toFixed(1)} %)${Number.isFinite(qv) ? `, queue ≈ ${approx(qv)}` : ''}: the device is busy all the time (on SSD/NVMe %util can reach 100 % before the device's limit)`,
+        ...(evidence(u) ? { evidence: evidence(u)! } : {}),
+      });
+    }
+    return out;
+  },
+};
+
+function cpuCount(ctx: FindingContext): number | undefined {
+  const own = ctx.capture.facts.cpu_threads;
+  if (typeof own === 'number' && own > 0) return own;
+  for (const c of ctx.all) {
+    const v = c.facts.cpu_threads;
+    if (typeof v === 'number' && v > 0) return v;
+  }
+  return undefined;
+}
+
+const contextSwitches: FindingRule = {
+  id: 'cpu.context-switches-high',
+  kinds: ['vmstat', 'sar'],
+  evaluate(ctx) {
+    const list = ctx.capture.series;
+    const cs = list.find((s) => s.name === 'context_switches_per_second' && !s.labels);
+    if (!cs) return [];
+    const cv = intervalValues(cs);
+    if (!cv.length) return [];
+    const csm = median(cv);
+    const inS = list.find((s) => s.name === 'interrupts_per_second' && !s.labels);
+    const im = inS ? median(intervalValues(inS)) : NaN;
+    const cpus = cpuCount(ctx);
+    const perCpu = cpus ? csm / cpus : NaN;
+    const highCs = cpus ? perCpu > 5000 : csm > 20000;
+    const irqHeavy = Number.isFinite(im) && im > 5000 && im > 1.5 * csm;
+    if (!highCs && !irqHeavy) return [];
+    const parts = [`cs ≈ ${approx(csm)}/s`];
+    if (Number.isFinite(im)) parts.push(`in ≈ ${approx(im)}/s`);
+    let msg = parts.join(' and ');
+    if (cpus) msg += ` on ${cpus} CPUs (${approx(perCpu)} context switches per CPU per second)`;
+    if (irqHeavy) msg += `; interrupts outnumber context switches ${(im / csm).toFixed(1)}:1 — look at /proc/interrupts (rescheduling IPIs RES, timer LOC, the NIC)`;
+    if (highCs) msg += '; many context switches: too many runnable threads/processes for the CPUs, or lock/IO contention';
+    return [{ id: 'cpu.context-switches-high', severity: 'warning', message: msg, ...(evidence(cs, inS) ? { evidence: evidence(cs, inS)! } : {}) }];
+  },
+};
+
+/** the whole-machine CPU series for a name: unlabelled (vmstat, iostat) or cpu="all" (mpstat, sar) */
+function machineCpu(list: readonly Series[], name: string): Series | undefined {
+  return list.find((s) => s.name === name && (!s.labels || (s.labels.cpu === 'all' && Object.keys(s.labels).length === 1)));
+}
+
+function cpuShareRule(id: string, name: string, what: string, warnAt: number, advice: string): FindingRule {
+  return {
+    id,
+    kinds: ['vmstat', 'mpstat', 'sar', 'iostat'],
+    evaluate(ctx) {
+      const s = machineCpu(ctx.capture.series, name);
+      if (!s) return [];
+      const v = intervalValues(s);
+      if (!v.length) return [];
+      const m = mean(v);
+      if (m < warnAt) return [];
+      const mx = Math.max(...v);
+      return [{
+        id, severity: m >= 2 * warnAt ? 'critical' : 'warning',
+        message: `${what} (${s.column}) averages ${m.toFixed(1)} % over ${v.length} samples (max ${mx.toFixed(1)} %): ${advice}`,
+        ...(evidence(s) ? { evidence: evidence(s)! } : {}),
+      }];
+    },
+  };
+}
+
+const iowaitHigh = cpuShareRule('cpu.iowait-high', 'cpu_iowait_percent', 'CPU time waiting for I/O', 20,
+  'the CPUs sit idle waiting for the disks; look at iostat -x (await, %util) for the device');
+const stealHigh = cpuShareRule('cpu.steal-high', 'cpu_steal_percent', 'CPU time stolen by the hypervisor', 10,
+  'the VM does not get the CPU it asks for (noisy neighbours or CPU credits); results on this host vary');
+
+export const rules: FindingRule[] = [randomWrites, sequentialWrites, deviceSaturated, contextSwitches, iowaitHigh, stealHigh];

@@ -1,0 +1,307 @@
+/**
+ * The report layout pidstat, mpstat and sar share: a banner, then blocks of
+ * "<time> [AM|PM] <key columns> <value columns>" lines under a header line that starts with the
+ * same time stamp, "Average:" blocks (localized: "Durchschn.:", "平均时间:" …), and, for sar -f,
+ * "LINUX RESTART" and "COM" records. One engine, configured per tool.
+ */
+import type { FactValue, LineSink, Metric, ParseOutput, Series, Table, Unit } from '../../types';
+import {
+  Clock, Collector, bannerFacts, commandLine, emptyOutput, genericName, hasInterval, isAmPm, isNumTok,
+  numAt, parseBanner, parseClock, versionLine,
+} from './common';
+
+export interface ColSpec { name: string; unit: Unit; mult?: number; /** divide instead (ms → s) */ div?: number }
+
+export interface ToolSpec {
+  tool: 'pidstat' | 'mpstat' | 'sar';
+  /** header token → label name for key (dimension) columns */
+  keys: Record<string, string>;
+  columns: Record<string, ColSpec>;
+  /** NaN-pad series so they line up by sample index (stable row sets: cpus, interfaces) */
+  pad: boolean;
+  /** map an unknown column, e.g. mpstat -I "24/s" → interrupts per irq */
+  unknown?: (col: string) => { spec: ColSpec; labels?: Record<string, string> } | undefined;
+  /** can the first report be the since-boot one (no interval given)? */
+  sinceBootPossible: boolean;
+}
+
+interface Entry { series: (Series | null)[]; lastSample: number }
+
+interface Header {
+  cols: string[];
+  /** index → label name, for key columns */
+  keyLabel: (string | null)[];
+  specs: (ColSpec | null)[];
+  extraLabels: (Record<string, string> | null)[];
+  commandLast: boolean;
+  /** pidstat -h: the first column is the time */
+  timeCol: boolean;
+  byKey: Map<string, Entry>;
+  sample: number;
+  sampleTime: string | null;
+  headerTime: string | null;
+  firstRowChecked: boolean;
+}
+
+export const CPU_PERCENT: Record<string, ColSpec> = {
+  '%usr': { name: 'cpu_user_percent', unit: '%' },
+  '%user': { name: 'cpu_user_percent', unit: '%' },
+  '%nice': { name: 'cpu_nice_percent', unit: '%' },
+  '%sys': { name: 'cpu_system_percent', unit: '%' },
+  '%system': { name: 'cpu_system_percent', unit: '%' },
+  '%iowait': { name: 'cpu_iowait_percent', unit: '%' },
+  '%irq': { name: 'cpu_irq_percent', unit: '%' },
+  '%soft': { name: 'cpu_softirq_percent', unit: '%' },
+  '%steal': { name: 'cpu_steal_percent', unit: '%' },
+  '%guest': { name: 'cpu_guest_percent', unit: '%' },
+  '%gnice': { name: 'cpu_guest_nice_percent', unit: '%' },
+  '%idle': { name: 'cpu_idle_percent', unit: '%' },
+  'intr/s': { name: 'interrupts_per_second', unit: '1/s' },
+};
+
+const MAX_WARN = 500;
+
+export class TimeTableSink implements LineSink {
+  protected readonly out: ParseOutput = emptyOutput();
+  private readonly col = new Collector();
+  private readonly headers = new Map<string, Header>();
+  private header: Header | null = null;
+  private readonly clock = new Clock();
+  private sawBanner = false;
+  private sinceBootHint: boolean | undefined;
+  private readonly metrics: Metric[] = [];
+  private readonly events: (string | number | null)[][] = [];
+  private tgid = '';
+  private warnCount = 0;
+  private anyRows = false;
+
+  constructor(private readonly spec: ToolSpec) {}
+
+  private warn(lineNo: number, t: string, why = 'could not read'): void {
+    if (this.warnCount++ < MAX_WARN) this.out.warnings.push(`line ${lineNo}: ${why} "${t.length > 80 ? t.slice(0, 80) + '…' : t}"`);
+  }
+
+  line(text: string, lineNo: number): void {
+    const t = text.trim();
+    if (t === '') return;
+    const f = t.split(/\s+/);
+    const f0 = f[0]!;
+    // time prefix
+    let k = 0;
+    let sec: number | undefined;
+    let epoch: number | undefined;
+    let average = false;
+    const c0 = f0.charCodeAt(0);
+    if (c0 >= 48 && c0 <= 57) {
+      const ampm = isAmPm(f[1]) ? f[1] : undefined;
+      sec = parseClock(f0, ampm);
+      if (sec !== undefined) k = ampm ? 2 : 1;
+      else if (/^\d{9,11}$/.test(f0)) { epoch = Number(f0) * 1000; k = 1; }
+    } else if (isAmPm(f0) && f[1] !== undefined && /^\d/.test(f[1])) {
+      // zh_CN/ja 12-hour clocks put the marker first ("下午 10时46分")
+      sec = parseClock(f[1], f0);
+      if (sec !== undefined) k = 2;
+    }
+    if (k === 0) {
+      if (f0 === 'Linux') {
+        const b = parseBanner(t);
+        if (b) {
+          if (!this.sawBanner) bannerFacts(b, this.out.facts);
+          this.sawBanner = true;
+          this.clock.setDay(b.day);
+          return;
+        }
+      }
+      if (f0 === '#' && f.length > 3) { this.setHeader(f.slice(1), null, true); return; }
+      if (f0.endsWith(':') && f0.length > 1 && f.length > 1 && !/^\d/.test(f0)) { average = true; k = 1; }
+      else if (f[1] === ':' && f.length > 2 && !/^\d/.test(f0)) { average = true; k = 2; }
+    }
+    if (k === 0) {
+      const cmd = commandLine(t, this.spec.tool);
+      if (cmd) { this.out.command ??= cmd; return; }
+      const ver = versionLine(t);
+      if (ver) { this.out.toolVersion ??= ver; return; }
+      if (/^(?:\^C|\(C\)|\S*[#$%>])$/.test(t)) return;
+      // pidstat -h row: time is the first column of the header
+      const h = this.header;
+      if (h && h.timeCol) { this.row(f, 0, lineNo, t, false, undefined, undefined); return; }
+      this.warn(lineNo, t);
+      return;
+    }
+    const rest0 = f[k];
+    if (rest0 === undefined) return;
+    if (rest0 === 'LINUX' && f[k + 1] === 'RESTART') {
+      this.events.push([f.slice(0, k).join(' '), 'LINUX RESTART', t.slice(t.indexOf('RESTART') + 7).trim() || null, lineNo]);
+      // counters restart: a new sample starts on every header
+      for (const h of this.headers.values()) h.sampleTime = null;
+      return;
+    }
+    if (rest0 === 'COM') {
+      this.events.push([f.slice(0, k).join(' '), 'COM', t.slice(t.indexOf('COM') + 3).trim(), lineNo]);
+      return;
+    }
+    // header: no plain number after the time
+    let numeric = false;
+    for (let i = k; i < f.length; i++) if (isNumTok(f[i]!)) { numeric = true; break; }
+    if (!numeric) {
+      this.setHeader(f.slice(k), average ? null : f.slice(0, k).join(' '), false);
+      return;
+    }
+    this.row(f, k, lineNo, t, average, sec, epoch);
+  }
+
+  private setHeader(cols: string[], time: string | null, hashHeader: boolean): void {
+    let timeCol = false;
+    if (hashHeader) {
+      // "# Time UID PID …" (pidstat -h / -H)
+      if (cols[0] === 'Time') { cols = cols.slice(1); timeCol = true; }
+    }
+    const key = (timeCol ? '#' : '') + cols.join(' ');
+    let h = this.headers.get(key);
+    if (!h) {
+      const keyLabel: (string | null)[] = [];
+      const specs: (ColSpec | null)[] = [];
+      const extra: (Record<string, string> | null)[] = [];
+      const commandLast = cols[cols.length - 1] === 'Command';
+      cols.forEach((c, i) => {
+        const kl = this.spec.keys[c];
+        if (kl !== undefined || (commandLast && i === cols.length - 1)) { keyLabel.push(kl ?? 'command'); specs.push(null); extra.push(null); return; }
+        keyLabel.push(null);
+        const sp = this.spec.columns[c];
+        if (sp) { specs.push(sp); extra.push(null); return; }
+        const u = this.spec.unknown?.(c);
+        if (u) { specs.push(u.spec); extra.push(u.labels ?? null); return; }
+        specs.push(genericSpec(c));
+        extra.push(null);
+      });
+      h = { cols, keyLabel, specs, extraLabels: extra, commandLast, timeCol, byKey: new Map(), sample: -1, sampleTime: null, headerTime: null, firstRowChecked: false };
+      this.headers.set(key, h);
+    }
+    h.headerTime = time;
+    this.header = h;
+  }
+
+  private row(f: string[], k: number, lineNo: number, t: string, average: boolean, sec: number | undefined, epoch: number | undefined): void {
+    const h = this.header;
+    if (!h) { this.warn(lineNo, t, 'no header for'); return; }
+    let timeTok = f.slice(0, k).join(' ');
+    if (h.timeCol && !average && k === 0) {
+      // time is the first field(s): "22:46:45", "10:46:45 PM", "1795992407"
+      const ampm = isAmPm(f[k + 1]) ? f[k + 1] : undefined;
+      const s = parseClock(f[k]!, ampm);
+      if (s !== undefined) { sec = s; timeTok = f[k]! + (ampm ? ' ' + ampm : ''); k += ampm ? 2 : 1; }
+      else if (/^\d{9,11}$/.test(f[k]!)) { epoch = Number(f[k]) * 1000; timeTok = f[k]!; k += 1; }
+      else { this.warn(lineNo, t); return; }
+    }
+    const ncol = h.cols.length;
+    const rest = f.length - k;
+    if (rest < ncol || (!h.commandLast && rest > ncol)) { this.warn(lineNo, t, rest < ncol ? 'truncated line' : 'could not read'); return; }
+    // labels
+    const labels: Record<string, string> = {};
+    let labelKey = '';
+    let isThread = false;
+    for (let i = 0; i < ncol; i++) {
+      const kl = h.keyLabel[i];
+      if (kl === null || kl === undefined) continue;
+      let v = i === ncol - 1 && h.commandLast ? f.slice(k + i).join(' ') : f[k + i]!;
+      if (kl === '') continue; // ignored key (uid, user)
+      if (kl === 'tgid') {
+        if (v === '-') { isThread = true; continue; }
+        this.tgid = v;
+        labels.pid = v;
+        labelKey += 'p' + v + '\u0000';
+        continue;
+      }
+      if (kl === 'tid') {
+        if (v === '-') continue;
+        if (isThread) { labels.pid = this.tgid; labels.tid = v; labelKey += 'p' + this.tgid + '\u0000t' + v + '\u0000'; }
+        continue;
+      }
+      if (kl === 'command') v = v.replace(/^\|__/, '');
+      labels[kl] = v;
+      labelKey += v + '\u0000';
+    }
+    if (average) { this.averageRow(h, f, k, labels, lineNo); return; }
+    let time: number | null = null;
+    if (epoch !== undefined) time = epoch;
+    else if (sec !== undefined) time = this.clock.at(sec);
+    // since-boot: a report whose header carries the same time as its rows (no interval given)
+    if (!h.firstRowChecked) {
+      h.firstRowChecked = true;
+      if (this.sinceBootHint === undefined && h.headerTime !== null) this.sinceBootHint = h.headerTime === timeTok;
+    }
+    let e = h.byKey.get(labelKey);
+    if (!e) {
+      const series: (Series | null)[] = [];
+      for (let i = 0; i < ncol; i++) {
+        const sp = h.specs[i];
+        if (!sp) { series.push(null); continue; }
+        const extra = h.extraLabels[i];
+        const lab = extra ? { ...labels, ...extra } : labels;
+        series.push(this.col.get(sp.name, h.cols[i]!, sp.unit, Object.keys(lab).length ? lab : undefined));
+      }
+      e = { series, lastSample: -2 };
+      h.byKey.set(labelKey, e);
+    }
+    if (h.sampleTime !== timeTok || e.lastSample === h.sample) { h.sample++; h.sampleTime = timeTok; }
+    e.lastSample = h.sample;
+    const idx = this.spec.pad ? h.sample : -1;
+    let any = false;
+    for (let i = 0; i < ncol; i++) {
+      const s = e.series[i];
+      if (!s) continue;
+      const tok = f[k + i]!;
+      let v = numAt(tok, 0, tok.length);
+      if (v !== v) continue; // "-" and text cells (pidstat -R policy) are skipped
+      const sp = h.specs[i]!;
+      if (sp.mult) v *= sp.mult; else if (sp.div) v /= sp.div;
+      this.col.push(s, v, idx, lineNo, time);
+      any = true;
+    }
+    if (any) this.anyRows = true;
+  }
+
+  private averageRow(h: Header, f: string[], k: number, labels: Record<string, string>, lineNo: number): void {
+    for (let i = 0; i < h.cols.length; i++) {
+      const sp = h.specs[i];
+      if (!sp) continue;
+      const tok = f[k + i]!;
+      let v = numAt(tok, 0, tok.length);
+      if (v !== v) continue;
+      if (sp.mult) v *= sp.mult; else if (sp.div) v /= sp.div;
+      const extra = h.extraLabels[i];
+      const lab = extra ? { ...labels, ...extra } : labels;
+      const m: Metric = { name: sp.name, value: v, unit: sp.unit, column: h.cols[i]!, lines: [lineNo, lineNo] };
+      if (Object.keys(lab).length) m.labels = lab;
+      this.metrics.push(m);
+    }
+  }
+
+  end(): ParseOutput {
+    let sinceBoot = false;
+    if (this.spec.sinceBootPossible) {
+      const cmd = this.out.command;
+      const iv = hasInterval(cmd);
+      sinceBoot = iv !== undefined ? !iv : this.sinceBootHint === true;
+    }
+    this.out.series = this.col.finish(sinceBoot);
+    this.out.metrics = this.metrics;
+    if (this.events.length) {
+      const table: Table = { columns: ['time', 'record', 'text', 'line'], rows: this.events };
+      (this.out.tables ??= {}).records = table;
+    }
+    if (!this.anyRows && this.metrics.length === 0 && this.out.warnings.length === 0) this.out.warnings.push(`no ${this.spec.tool} reports found`);
+    if (this.warnCount > MAX_WARN) this.out.warnings.push(`${this.warnCount - MAX_WARN} more unreadable lines`);
+    return this.out;
+  }
+
+  facts(): Record<string, FactValue> { return this.out.facts; }
+}
+
+/** Fallback for columns without a canonical name: "%ifutil" → ifutil_percent, "kbswpfree" → swap… bytes. */
+export function genericSpec(c: string): ColSpec {
+  if (/^kb[a-z]/.test(c)) return { name: `memory_${c.slice(2)}_bytes`, unit: 'B', mult: 1024 };
+  if (/kB\/s$/.test(c)) return { name: genericName(c.replace('kB/s', '/s')).replace(/_per_second$/, '_bytes_per_second'), unit: 'B/s', mult: 1024 };
+  const name = genericName(c);
+  return { name, unit: c.startsWith('%') ? '%' : c.endsWith('/s') ? '1/s' : '' };
+}

@@ -1,0 +1,241 @@
+/**
+ * vmstat (procps / procps-ng 3.x, 4.x): plain, -w, -t, -a, -S k|K|m|M, -n, -y, repeated headers,
+ * the procps 4 "gu" column, -d (disk counters), -s (summary → metrics and facts).
+ */
+import type { CaptureParser, LineSink, Metric, ParseOutput, Series, Unit } from '../../types';
+import {
+  Collector, SCAN, commandLine, emptyOutput, hasFlag, numAt, parseStampLine, restIsBlank, scanNumbers, versionLine, widenLines,
+} from './common';
+
+interface ColSpec { name: string; unit: Unit; /** 'mem' columns scale with -S, 'ms' are milliseconds */ kind?: 'mem' | 'ms' | 'sector' }
+
+const COLS: Record<string, ColSpec> = {
+  r: { name: 'procs_running', unit: 'count' },
+  b: { name: 'procs_blocked', unit: 'count' },
+  swpd: { name: 'swap_used_bytes', unit: 'B', kind: 'mem' },
+  free: { name: 'memory_free_bytes', unit: 'B', kind: 'mem' },
+  buff: { name: 'buffer_bytes', unit: 'B', kind: 'mem' },
+  cache: { name: 'cache_bytes', unit: 'B', kind: 'mem' },
+  inact: { name: 'memory_inactive_bytes', unit: 'B', kind: 'mem' },
+  active: { name: 'memory_active_bytes', unit: 'B', kind: 'mem' },
+  si: { name: 'swap_in_bytes_per_second', unit: 'B/s', kind: 'mem' },
+  so: { name: 'swap_out_bytes_per_second', unit: 'B/s', kind: 'mem' },
+  bi: { name: 'blocks_in_per_second', unit: '1/s' },
+  bo: { name: 'blocks_out_per_second', unit: '1/s' },
+  in: { name: 'interrupts_per_second', unit: '1/s' },
+  cs: { name: 'context_switches_per_second', unit: '1/s' },
+  us: { name: 'cpu_user_percent', unit: '%' },
+  sy: { name: 'cpu_system_percent', unit: '%' },
+  id: { name: 'cpu_idle_percent', unit: '%' },
+  wa: { name: 'cpu_iowait_percent', unit: '%' },
+  st: { name: 'cpu_steal_percent', unit: '%' },
+  gu: { name: 'cpu_guest_percent', unit: '%' },
+};
+
+/** Column order when a localized header cannot be read by name. */
+const ORDER = ['r', 'b', 'swpd', 'free', 'buff', 'cache', 'si', 'so', 'bi', 'bo', 'in', 'cs', 'us', 'sy', 'id', 'wa', 'st', 'gu'];
+const ORDER_A = ['r', 'b', 'swpd', 'free', 'inact', 'active', 'si', 'so', 'bi', 'bo', 'in', 'cs', 'us', 'sy', 'id', 'wa', 'st', 'gu'];
+
+const DISK_COLS: ColSpec[] = [
+  { name: 'reads_total', unit: 'count' },
+  { name: 'read_merges_total', unit: 'count' },
+  { name: 'read_bytes_total', unit: 'B', kind: 'sector' },
+  { name: 'read_time_seconds_total', unit: 's', kind: 'ms' },
+  { name: 'writes_total', unit: 'count' },
+  { name: 'write_merges_total', unit: 'count' },
+  { name: 'write_bytes_total', unit: 'B', kind: 'sector' },
+  { name: 'write_time_seconds_total', unit: 's', kind: 'ms' },
+  { name: 'io_in_progress', unit: 'count' },
+  { name: 'io_time_seconds_total', unit: 's' },
+];
+const DISK_LABELS = ['total', 'merged', 'sectors', 'ms', 'total', 'merged', 'sectors', 'ms', 'cur', 'sec'];
+
+const UNIT_MULT: Record<string, number> = { k: 1000, K: 1024, m: 1000 * 1000, M: 1024 * 1024 };
+
+function unitFromCommand(cmd: string | undefined): number {
+  if (!cmd) return 1024;
+  const m = /(?:^|\s)(?:-S\s*|--unit[=\s]\s*|-[a-zA-Z]*S\s*)([kKmM])\b/.exec(cmd);
+  return m ? UNIT_MULT[m[1]!]! : 1024;
+}
+
+interface Layout { specs: ColSpec[]; cols: string[]; series: Series[] | null; arrs: number[][]; memCol: Uint8Array; stamp: boolean; first: number; last: number }
+
+const MAX_FIELDS = 48;
+
+class VmstatSink implements LineSink {
+  private readonly out: ParseOutput = emptyOutput();
+  private readonly col = new Collector();
+  private layout: Layout | null = null;
+  private readonly layouts = new Map<string, Layout>();
+  private sample = 0;
+  private memMult = 1024;
+  private active = false;
+  private diskMode = false;
+  private disks = new Map<string, { series: Series[]; last: number }>();
+  private diskSample = -1;
+  private readonly metrics: Metric[] = [];
+  private readonly vals = new Float64Array(MAX_FIELDS);
+  private skipFirst = false;
+  private anyData = false;
+
+  line(text: string, lineNo: number): void {
+    const L = this.layout;
+    if (L !== null && !this.diskMode && this.dataRow(text, lineNo, L)) return;
+    const t = text.trim();
+    if (t === '') return;
+    this.slowLine(text, 0, lineNo);
+  }
+
+  /** "r b swpd free … st [date time]" in one pass */
+  private dataRow(text: string, lineNo: number, L: Layout): boolean {
+    const vals = this.vals;
+    const ncol = L.cols.length;
+    if (scanNumbers(text, 0, vals, ncol + 1) !== ncol) return false;
+    let time: number | undefined;
+    if (L.stamp) {
+      const t = parseStampLine(text.slice(SCAN.end));
+      if (t === undefined) return false;
+      time = t;
+    } else if (!restIsBlank(text, SCAN.end)) return false;
+    if (L.series === null) {
+      L.series = L.cols.map((c, i) => this.col.get(L.specs[i]!.name, c, L.specs[i]!.unit));
+      L.arrs = L.series.map((s) => s.values);
+    }
+    const arrs = L.arrs, memCol = L.memCol, mem = this.memMult;
+    const idx = this.sample++;
+    if (arrs[0]!.length !== idx) this.pad(L, idx);
+    for (let i = 0; i < ncol; i++) arrs[i]!.push(memCol[i] === 1 ? vals[i]! * mem : vals[i]!);
+    if (time !== undefined || L.series[0]!.times) {
+      for (const s of L.series) {
+        if (!s.times) s.times = new Array<number | null>(s.values.length - 1).fill(null);
+        s.times.push(time ?? null);
+      }
+    }
+    if (L.first < 0) L.first = lineNo;
+    L.last = lineNo;
+    this.anyData = true;
+    return true;
+  }
+
+  private pad(L: Layout, idx: number): void {
+    for (const s of L.series!) while (s.values.length < idx) { s.values.push(NaN); if (s.times) s.times.push(null); }
+  }
+
+  private slowLine(text: string, _n: number, lineNo: number): void {
+    const t = text.trim();
+    const f = t.split(/\s+/);
+    const first = f[0]!;
+    if (/^-*procs-*$/.test(first) && t.includes('---')) {
+      this.diskMode = false;
+      // procs memory swap io system cpu [timestamp]: a 7th group is the -t time stamp
+      this.pendingStamp = f.length >= 7;
+      return;
+    }
+    if (first === 'disk-' || (first.startsWith('disk-') && t.includes('reads'))) { this.diskMode = true; return; }
+    if (this.diskMode) {
+      if (first === 'total' && f.length >= 10) return;
+      if (this.diskRow(f, lineNo)) return;
+    }
+    if ((first === 'r' && f[1] === 'b') || (f.length >= 15 && !/\d/.test(t))) { this.setHeader(f); return; }
+    const cmd = commandLine(t, 'vmstat');
+    if (cmd) {
+      if (this.out.command === undefined) {
+        this.out.command = cmd;
+        this.memMult = unitFromCommand(cmd);
+        this.skipFirst = hasFlag(cmd, 'y', '--no-first');
+      }
+      return;
+    }
+    const ver = versionLine(t);
+    if (ver) { this.out.toolVersion ??= ver; return; }
+    // -s summary: "24684092 K total memory", "770318 interrupts"
+    const sm = /^(\d+)\s+(?:([KMkm])\s+)?([A-Za-z][A-Za-z -]*)$/.exec(t);
+    if (sm) { this.summary(+sm[1]!, sm[2], sm[3]!.trim(), lineNo, t); return; }
+    if (/^(?:\^C|\S*[#$%>])$/.test(t)) return;
+    this.out.warnings.push(`line ${lineNo}: could not read "${t.length > 80 ? t.slice(0, 80) + '…' : t}"`);
+  }
+
+  private pendingStamp = false;
+
+  private setHeader(f: string[]): void {
+    const key = f.join(' ');
+    let L = this.layouts.get(key);
+    if (!L) {
+      let cols = f;
+      let stamp = false;
+      const last = f[f.length - 1]!;
+      // -t adds a time zone name ("UTC", "CET") under "-----timestamp-----"
+      if (this.pendingStamp || (f.length > 15 && !(last in COLS) && /^[A-Z][A-Za-z0-9+:_/-]*$/.test(last))) { cols = f.slice(0, -1); stamp = true; }
+      const isA = cols.includes('inact') || cols.includes('active');
+      if (isA) this.active = true;
+      const order = isA ? ORDER_A : ORDER;
+      const specs = cols.map((c, i) => COLS[c] ?? COLS[c.toLowerCase()] ?? COLS[order[i] ?? ''] ?? { name: c.replace(/\W+/g, '_').toLowerCase(), unit: '' });
+      L = { specs, cols, series: null, arrs: [], memCol: new Uint8Array(specs.map((sp) => (sp.kind === 'mem' ? 1 : 0))), stamp, first: -1, last: -1 };
+      this.layouts.set(key, L);
+    }
+    this.layout = L;
+    this.diskMode = false;
+  }
+
+  private diskRow(f: string[], lineNo: number): boolean {
+    if (f.length < 11) return false;
+    const dev = f[0]!;
+    const vals: number[] = [];
+    for (let i = 1; i <= 10; i++) { const v = numAt(f[i]!, 0, f[i]!.length); if (v !== v) return false; vals.push(v); }
+    let time: number | undefined;
+    if (f.length >= 13) time = parseStampLine(f[11] + ' ' + f[12]);
+    let e = this.disks.get(dev);
+    if (!e) {
+      e = { series: DISK_COLS.map((c, i) => this.col.get(c.name, DISK_LABELS[i]!, c.unit, { device: dev })), last: -2 };
+      this.disks.set(dev, e);
+    }
+    if (this.diskSample < 0 || e.last === this.diskSample) this.diskSample++;
+    e.last = this.diskSample;
+    for (let i = 0; i < 10; i++) {
+      const k = DISK_COLS[i]!.kind;
+      const v = vals[i]!;
+      this.col.push(e.series[i]!, k === 'ms' ? v / 1000 : k === 'sector' ? v * 512 : v, this.diskSample, lineNo, time);
+    }
+    return true;
+  }
+
+  private summary(v: number, unit: string | undefined, what: string, lineNo: number, raw: string): void {
+    const mult = unit ? UNIT_MULT[unit] ?? 1024 : 1;
+    const base = what.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+    if (base === 'total_memory' && unit) this.out.facts.memory_total_bytes = v * mult;
+    if (base === 'total_swap' && unit) this.out.facts.swap_total_bytes = v * mult;
+    let name: string;
+    let u: Unit;
+    if (unit) { name = base + '_bytes'; u = 'B'; } else if (base === 'boot_time') { name = 'boot_time_seconds'; u = 's'; } else { name = base + '_total'; u = 'count'; }
+    this.metrics.push({ name, value: v * mult, unit: u, column: raw.replace(/^\d+\s+/, ''), lines: [lineNo, lineNo] });
+  }
+
+  end(): ParseOutput {
+    void this.active;
+    for (const L of this.layouts.values()) if (L.series) for (const sr of L.series) widenLines(sr, L.first, L.last);
+    this.out.series = this.col.finish(false);
+    // values[0] of the per-sample layout is the since-boot average unless -y; -d counters are totals
+    if (!this.skipFirst) for (const s of this.out.series) if (!s.name.endsWith('_total') && s.name !== 'io_in_progress') s.firstSampleSinceBoot = true;
+    this.out.metrics = this.metrics;
+    if (!this.anyData && this.disks.size === 0 && this.metrics.length === 0 && this.out.warnings.length === 0) this.out.warnings.push('no vmstat samples found');
+    return this.out;
+  }
+}
+
+export const vmstat: CaptureParser = {
+  id: 'vmstat',
+  title: 'vmstat (procps)',
+  detect(head) {
+    let score = 0;
+    for (let i = 0; i < head.length; i++) {
+      const t = head[i]!.trim();
+      if (/^-*procs-*\s+-+memory-+\s+-+swap-+/.test(t)) return 0.98;
+      if (/^r\s+b\s+swpd\s+(?:free|frei)\s/.test(t)) return 0.95;
+      if (/^disk-\s+-+reads-+\s+-+writes-+/.test(t)) return 0.95;
+      if (/^\d+\s+K total memory$/.test(t)) score = Math.max(score, 0.6);
+      if (/^\d+\s+CPU context switches$/.test(t)) score = Math.max(score, 0.9);
+    }
+    return score;
+  },
+  open: () => new VmstatSink(),
+};
