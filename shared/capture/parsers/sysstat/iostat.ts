@@ -259,10 +259,8 @@ class IostatSink implements LineSink {
   private slowLine(text: string, n: number, lineNo: number): void {
     const t = text.trim();
     const first = text.slice(this.starts[0]!, this.ends[0]!);
-    if (this.expectCpu > 0) {
-      this.expectCpu = 0;
-      if (this.cpuRow(text, n, lineNo)) return;
-    }
+    // the avg-cpu values (tolerates a stray line between the header and its row)
+    if (this.expectCpu > 0 && this.cpuRow(text, n, lineNo)) { this.expectCpu = 0; return; }
     if (first === 'Linux') {
       const b = parseBanner(t);
       if (b) {
@@ -307,6 +305,7 @@ class IostatSink implements LineSink {
   }
 
   private setHeader(cols: string[]): void {
+    this.expectCpu = 0;
     const devLast = cols[cols.length - 1] === 'Device';
     const key = cols.join(' ');
     let h = this.headers.get(key);
