@@ -134,3 +134,11 @@ export class ErrorCounter {
     return out;
   }
 }
+
+/** A sink that read nothing says so (an empty result must never look like a clean parse). */
+export function warnIfEmpty(out: ParseOutput, what: string): ParseOutput {
+  const empty = out.metrics.length === 0 && out.series.length === 0 && Object.keys(out.facts).length === 0
+    && Object.keys(out.settings).length === 0 && Object.keys(out.tables ?? {}).length === 0;
+  if (empty && out.warnings.length === 0) out.warnings.push(`no ${what} found`);
+  return out;
+}

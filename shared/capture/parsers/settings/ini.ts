@@ -8,7 +8,7 @@
  */
 import type { CaptureParser, LineSink, ParseOutput } from '../../types';
 import { promptCommand } from '../../text';
-import { emptyOutput } from './common';
+import { emptyOutput, warnIfEmpty } from './common';
 
 const SECTION = /^\[([^\]\n]{1,200})\]\s*(?:[;#].*)?$/;
 const KV = /^([A-Za-z_$@][\w.$@-]*(?:\[[^\]]*\])?(?:\.[\w.-]+)?)\s*=\s*(.*)$/;
@@ -140,7 +140,9 @@ export const ini: CaptureParser = {
         const m = KV.exec(line);
         if (m) {
           const raw = m[1]!;
-          set(settingKey(section, raw), readValue(m[2]!), lineNo, raw);
+          const rv = m[2]!.trim();
+          if (/^["']/.test(rv) && rv.indexOf(rv.charAt(0), 1) < 0) out.warnings.push(`line ${lineNo}: unterminated quoted value for ${raw}`);
+          set(settingKey(section, raw), readValue(rv), lineNo, raw);
           return;
         }
         if (BARE.test(line)) { set(settingKey(section, line), '', lineNo, line); return; }
@@ -150,7 +152,7 @@ export const ini: CaptureParser = {
       end() {
         if (dupCount > 20) out.warnings.push(`${dupCount - 20} more keys were set more than once`);
         if (unread > 50) out.warnings.push(`${unread - 50} more lines could not be read`);
-        return out;
+        return warnIfEmpty(out, 'ini settings');
       },
     };
   },

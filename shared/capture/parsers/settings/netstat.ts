@@ -5,13 +5,15 @@
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Table } from '../../types';
 import { fields, num } from '../../text';
-import { commandLine, emptyOutput, SocketCounter } from './common';
+import { commandLine, emptyOutput, SocketCounter, warnIfEmpty } from './common';
 
-const ACTIVE = /^Active (Internet|UNIX domain|Bluetooth|IPX|AX\.25|NET\/ROM|X\.25)\b/i;
-const INET_HEAD = /^Proto\s+Recv-Q\s+Send-Q\s+Local\s+Address\s+Foreign\s+Address\s+State/;
+const ACTIVE = /^Active (Internet|UNIX domain|Bluetooth|IPX|AX\.25|NET\/ROM|X\.25|Connections|LOCAL \(UNIX\) domain|kernel (?:control|event))\b/i;
+const INET_HEAD = /^Proto\s+Recv-Q\s+Send-Q\s+Local\s+Address\s+Foreign\s+Address\s+\(?state\)?/i;
+/** Windows `netstat -an`: "  Proto  Local Address  Foreign Address  State" */
+const WIN_HEAD = /^Proto\s+Local\s+Address\s+Foreign\s+Address\s+State/;
 const UNIX_HEAD = /^Proto\s+RefCnt\s+Flags\s+Type\s+State\s+I-Node/;
-const PROTO = /^(?:tcp|tcp6|udp|udp6|udpl|udpl6|raw|raw6|sctp|sctp6|mptcp|mptcp6)$/;
-const STATES = new Set(['ESTABLISHED', 'SYN_SENT', 'SYN_RECV', 'FIN_WAIT1', 'FIN_WAIT2', 'TIME_WAIT', 'CLOSE', 'CLOSE_WAIT', 'LAST_ACK', 'LISTEN', 'CLOSING', 'UNKNOWN']);
+const PROTO = /^(?:tcp|tcp4|tcp6|tcp46|udp|udp4|udp6|udp46|udpl|udpl6|raw|raw6|sctp|sctp6|mptcp|mptcp6)$/;
+const STATES = new Set(['LISTENING', 'SYN_RECEIVED', 'ESTABLISHED', 'SYN_SENT', 'SYN_RECV', 'FIN_WAIT1', 'FIN_WAIT2', 'TIME_WAIT', 'CLOSE', 'CLOSE_WAIT', 'LAST_ACK', 'LISTEN', 'CLOSING', 'UNKNOWN']);
 const SECTION = /^([A-Za-z][A-Za-z0-9]*):\s*$/;
 const SECTIONS = /^(?:Ip|Icmp|IcmpMsg|Tcp|Udp|UdpLite|TcpExt|IpExt|MPTcpExt|Ip6|Icmp6|Udp6|UdpLite6|Sctp|Tcp6)$/;
 /** "    1234 active connection openings" */
@@ -85,6 +87,13 @@ const KNOWN: Record<string, Record<string, string>> = {
   },
 };
 
+/** BSD/macOS netstat prints "127.0.0.1.80" / "*.22": make it "addr:port" for the port table. */
+function localPort(addr: string): string {
+  if (addr.indexOf(':') >= 0 || addr.indexOf('[') >= 0) return addr;
+  const i = addr.lastIndexOf('.');
+  return i > 0 ? `${addr.slice(0, i)}:${addr.slice(i + 1)}` : addr;
+}
+
 export const netstat: CaptureParser = {
   id: 'netstat',
   title: 'netstat (connections, -s counters)',
@@ -95,7 +104,7 @@ export const netstat: CaptureParser = {
       if (!line) continue;
       if (n++ > 300) break;
       if (ACTIVE.test(line)) { active++; continue; }
-      if (INET_HEAD.test(line) || UNIX_HEAD.test(line)) { inetHead++; continue; }
+      if (INET_HEAD.test(line) || UNIX_HEAD.test(line) || WIN_HEAD.test(line)) { inetHead++; continue; }
       const s = SECTION.exec(line);
       if (s) { if (SECTIONS.test(s[1]!)) sections++; else other++; continue; }
       if (/^\s/.test(raw) && (COUNT_TEXT.test(line) || KEY_COUNT.test(line))) { counters++; continue; }
@@ -121,6 +130,7 @@ export const netstat: CaptureParser = {
     let subsection = '';
     let unixCount = 0, unixFirst = 0, unixLast = 0;
     let unread = 0;
+    let windows = false;
     const known = new Map<string, { value: number; column: string; line: number }>();
     const bad = (lineNo: number, line: string) => {
       if (++unread <= 50) out.warnings.push(`line ${lineNo}: could not read "${line.slice(0, 80)}"`);
@@ -139,8 +149,9 @@ export const netstat: CaptureParser = {
         if (c) { out.command ??= c; return; }
         if (/^net-tools \d/.test(line)) { out.toolVersion = line; return; }
         const a = ACTIVE.exec(line);
-        if (a) { mode = /internet/i.test(a[1]!) ? 'inet' : /unix/i.test(a[1]!) ? 'unix' : 'other'; return; }
+        if (a) { mode = /internet|^connections$/i.test(a[1]!) ? 'inet' : /unix/i.test(a[1]!) ? 'unix' : 'other'; return; }
         if (INET_HEAD.test(line)) { mode = 'inet'; return; }
+        if (WIN_HEAD.test(line)) { mode = 'inet'; windows = true; return; }
         if (UNIX_HEAD.test(line)) { mode = 'unix'; return; }
         const s = SECTION.exec(line);
         if (s && (SECTIONS.test(s[1]!) || mode === 'stats')) { mode = 'stats'; section = s[1]!; subsection = ''; return; }
@@ -169,10 +180,14 @@ export const netstat: CaptureParser = {
           return;
         }
         if (mode === 'other') return;
+        if (windows && f[0] && /^(?:TCP|UDP)$/.test(f[0]) && f.length >= 3) {
+          counter.add(f[0] === 'UDP' ? '' : f[3] ?? 'UNKNOWN', localPort(f[1]!), lineNo);
+          return;
+        }
         if (f[0] && PROTO.test(f[0]) && f.length >= 5 && /^\d+$/.test(f[1]!) && /^\d+$/.test(f[2]!)) {
           const st = f[5];
           const state = st !== undefined && STATES.has(st) ? st : '';
-          counter.add(state === '' && f[0].startsWith('tcp') ? 'UNKNOWN' : state, f[3]!, lineNo);
+          counter.add(state === '' && f[0].startsWith('tcp') ? 'UNKNOWN' : state, localPort(f[3]!), lineNo);
           return;
         }
         bad(lineNo, line);
@@ -191,7 +206,7 @@ export const netstat: CaptureParser = {
         out.metrics.push(...metrics);
         if (counterRows.length) tables.counters = { title: 'netstat -s counters', columns: ['section', 'counter', 'value'], rows: counterRows };
         if (Object.keys(tables).length) out.tables = tables;
-        return out;
+        return warnIfEmpty(out, 'netstat sockets or counters');
       },
     };
   },

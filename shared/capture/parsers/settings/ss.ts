@@ -5,7 +5,7 @@
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Table } from '../../types';
 import { fields, num } from '../../text';
-import { commandLine, emptyOutput, SocketCounter } from './common';
+import { commandLine, emptyOutput, SocketCounter, warnIfEmpty } from './common';
 
 const HEADER = /^(Netid\s+)?(State\s+)?Recv-Q\s+Send-Q\s+Local\s+Address:Port\s+Peer\s+Address:Port/;
 const SS_STATES = new Set(['ESTAB', 'SYN-SENT', 'SYN-RECV', 'FIN-WAIT-1', 'FIN-WAIT-2', 'TIME-WAIT', 'UNCONN', 'CLOSE-WAIT', 'LAST-ACK', 'LISTEN', 'CLOSING', 'UNKNOWN', 'CLOSED', 'NEW-SYN-RECV', 'BOUND']);
@@ -13,7 +13,7 @@ const NETIDS = /^(?:tcp|udp|raw|u_str|u_dgr|u_seq|p_raw|p_dgr|nl|mptcp|sctp|tipc
 const TOTAL = /^Total:\s+(\d+)(?:\s+\(kernel\s+(\d+)\))?\s*$/;
 const TCP_LINE = /^TCP:\s+(\d+)\s+\(([^)]*)\)(?:,\s*ports\s+(\d+))?\s*$/;
 const TRANSPORT_HEAD = /^Transport\s+Total\s+IP\s+IPv6\s*$/;
-const TRANSPORT_ROW = /^(RAW|UDP|TCP|INET|FRAG)\s+(\d+)\s+(\d+|-)\s+(\d+|-)\s*$/;
+const TRANSPORT_ROW = /^(RAW|UDP|TCP|INET|FRAG|\*)\s+(\d+)\s+(\d+|-)\s+(\d+|-)\s*$/;
 /** ss state filter names (`ss state time-wait`) → how ss prints that state */
 const FILTER_STATES: Record<string, string> = {
   established: 'ESTAB', 'syn-sent': 'SYN-SENT', 'syn-recv': 'SYN-RECV', 'fin-wait-1': 'FIN-WAIT-1', 'fin-wait-2': 'FIN-WAIT-2',
@@ -119,7 +119,7 @@ export const ss: CaptureParser = {
         if (transport) {
           const t = TRANSPORT_ROW.exec(line);
           if (t) {
-            const proto = t[1]!.toLowerCase();
+            const proto = t[1] === '*' ? 'kernel' : t[1]!.toLowerCase();
             push('transport_sockets_total', num(t[2]), `${t[1]} Total`, lineNo, { protocol: proto, family: 'all' });
             if (t[3] !== '-') push('transport_sockets_total', num(t[3]), `${t[1]} IP`, lineNo, { protocol: proto, family: 'ipv4' });
             if (t[4] !== '-') push('transport_sockets_total', num(t[4]), `${t[1]} IPv6`, lineNo, { protocol: proto, family: 'ipv6' });
@@ -153,7 +153,7 @@ export const ss: CaptureParser = {
         out.metrics.push(...metrics);
         if (listeners.length) tables.listeners = { title: 'listening sockets: Recv-Q = accept queue now, Send-Q = backlog', columns: ['netid', 'local_address', 'recv_q', 'send_q', 'process'], rows: listeners };
         if (Object.keys(tables).length) out.tables = tables;
-        return out;
+        return warnIfEmpty(out, 'ss sockets or summary');
       },
     };
   },

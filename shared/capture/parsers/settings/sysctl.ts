@@ -7,12 +7,14 @@
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput } from '../../types';
 import { commandWord, num } from '../../text';
-import { commandLine, emptyOutput, ErrorCounter } from './common';
+import { commandLine, emptyOutput, ErrorCounter, warnIfEmpty } from './common';
 
 /** Top-level sysctl namespaces of Linux (and the BSDs' most common ones). */
 const TOP = /^(?:kernel|vm|net|fs|dev|abi|debug|user|crypto|sunrpc|hw|kern|machdep|security|vfs)[./][\w.\-/:@+]*$/;
 const KV = /^\s*(-?)([A-Za-z][\w.\-/:@+]*)\s*=\s?(.*)$/;
-const ERR = /^sysctl:\s*(.*)$/;
+const ERR = /^(?:sysctl:\s*(.*)|(error:.*))$/;
+/** BSD / macOS `sysctl -a`: "kern.ostype: FreeBSD" */
+const KV_COLON = /^((?:kern|vm|hw|net|machdep|security|vfs|debug|dev|user|compat|p1003_1b)\.[\w.%-]+):\s?(.*)$/;
 
 /** Well-known numeric keys also given as metrics. */
 const METRIC_KEYS: Record<string, { name: string; unit: string }> = {
@@ -75,6 +77,7 @@ export const sysctl: CaptureParser = {
       if (ERR.test(line)) { errs++; continue; }
       const m = KV.exec(line);
       if (m) { kv++; if (TOP.test(m[2]!)) kernelKv++; continue; }
+      if (KV_COLON.test(line)) { kv++; kernelKv++; continue; }
       other++;
     }
     if (valuesOnly) return 0.5;
@@ -118,7 +121,7 @@ export const sysctl: CaptureParser = {
         }
         const e = ERR.exec(line);
         if (e) {
-          const msg = e[1]!;
+          const msg = e[1] ?? e[2] ?? '';
           const kind = /permission denied/i.test(msg) ? 'permission denied'
             : /cannot stat|no such file/i.test(msg) ? 'unknown key'
               : /unknown key/i.test(msg) ? 'unknown key'
@@ -132,7 +135,11 @@ export const sysctl: CaptureParser = {
           const key = pendingKeys[valuesOnlyIndex++];
           if (key !== undefined) { out.settings[key] = line; keyLine.set(key, lineNo); return; }
         }
-        const m = KV.exec(text);
+        let m = KV.exec(text);
+        if (!m) {
+          const b = KV_COLON.exec(line);
+          if (b) m = ['', '', b[1]!, b[2]!] as unknown as RegExpExecArray;
+        }
         if (!m) {
           if (/^(sysctl from procps|sysctl \(procps)/i.test(line)) { out.toolVersion = line; return; }
           if (++unread <= 50) out.warnings.push(`line ${lineNo}: could not read "${line.slice(0, 80)}"`);
@@ -179,7 +186,7 @@ export const sysctl: CaptureParser = {
           }
         }
         out.metrics.push(...metrics);
-        return out;
+        return warnIfEmpty(out, 'sysctl settings');
       },
     };
   },

@@ -7,7 +7,7 @@
  */
 import type { CaptureParser, LineSink, ParseOutput } from '../../types';
 import { promptCommand } from '../../text';
-import { emptyOutput } from './common';
+import { emptyOutput, warnIfEmpty } from './common';
 
 /** Descriptions as shells and /proc/<pid>/limits print them (lowercase, units removed) → resource. */
 const DESC: Record<string, string> = {
@@ -32,13 +32,17 @@ const DESC: Record<string, string> = {
   'pseudo-terminals': 'npts', pseudoterminals: 'npts', ptys: 'npts',
   'max user threads': 'nthr', threads: 'nthr', 'max kqueues': 'kqueues', kqueues: 'kqueues',
   'swap size': 'swap', swap: 'swap', swapsize: 'swap',
+  // ksh93 (shtab_limits)
+  'address space limit': 'as', 'locked address space': 'memlock', 'message queue size': 'msgqueue',
+  'pipe buffer size': 'pipe', sigpend: 'sigpending', 'process size': 'as', 'number of file locks': 'locks',
+  'number of threads': 'nthr', 'number of processes': 'nproc', 'number of open files': 'nofile',
 };
 
 /** bash option letters (used when the description is not one we know). */
 const LETTER: Record<string, string> = {
   R: 'rttime', b: 'sbsize', c: 'core', d: 'data', e: 'nice', f: 'fsize', i: 'sigpending', k: 'kqueues',
   l: 'memlock', m: 'rss', n: 'nofile', p: 'pipe', q: 'msgqueue', r: 'rtprio', s: 'stack', t: 'cpu',
-  u: 'nproc', v: 'as', x: 'locks', P: 'npts', T: 'nthr', w: 'swap',
+  u: 'nproc', v: 'as', x: 'locks', P: 'npts', T: 'nthr', w: 'swap', M: 'as',
 };
 
 const VALUE = /^(?:\d+|unlimited|infinity)$/i;
@@ -186,7 +190,7 @@ export const ulimit: CaptureParser = {
       },
       end() {
         if (unread > 50) out.warnings.push(`${unread - 50} more lines could not be read`);
-        return out;
+        return warnIfEmpty(out, 'ulimit limits');
       },
     };
   },
