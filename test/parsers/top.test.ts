@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { evaluateFindings, parseText } from '../../shared/capture/registry';
+import type { ParsedCapture, Series } from '../../shared/capture/types';
+
+const DIR = path.join(__dirname, '..', 'fixtures', 'captures', 'top');
+const read = (n: string): string => readFileSync(path.join(DIR, n), 'utf8');
+const series = (c: ParsedCapture, name: string, labels?: Record<string, string>): Series | undefined =>
+  c.series.find((s) => s.name === name && JSON.stringify(s.labels ?? {}) === JSON.stringify(labels ?? {}));
+
+interface JcFrame {
+  load_1m: number; load_5m: number; load_15m: number; tasks_total: number; tasks_running: number; tasks_sleeping: number;
+  tasks_stopped: number; tasks_zombie: number; // absent for top -H mem_total: number; mem_free: number; mem_used: number; mem_buff_cache: number;
+  mem_available?: number;
+  processes: { pid: number; user: string; priority: number | string; nice: number; virtual_mem: number; resident_mem: number; shared_mem: number; percent_cpu: number; percent_mem: number; command: string }[];
+}
+
+/** Compare our frames with jc --top (same capture); jc keeps memory in the unit top printed. */
+function compareWithJc(c: ParsedCapture, jc: JcFrame[], memUnit: number, procMemUnit: number): void {
+  expect(series(c, 'load_1m')!.values.length).toBe(jc.length);
+  jc.forEach((f, i) => {
+    expect(series(c, 'load_1m')!.values[i]).toBe(f.load_1m);
+    expect(series(c, 'load_5m')!.values[i]).toBe(f.load_5m);
+    expect(series(c, 'load_15m')!.values[i]).toBe(f.load_15m);
+    // jc reads "Tasks:" but not the "Threads:" line of top -H
+    if (f.tasks_total !== undefined) for (const k of ['total', 'running', 'sleeping', 'stopped', 'zombie'] as const) expect(series(c, `tasks_${k}`)!.values[i]).toBe(f[`tasks_${k}`]);
+    expect(series(c, 'memory_total_bytes')!.values[i]).toBe(Math.round(f.mem_total * memUnit));
+    expect(series(c, 'memory_free_bytes')!.values[i]).toBe(Math.round(f.mem_free * memUnit));
+    expect(series(c, 'memory_used_bytes')!.values[i]).toBe(Math.round(f.mem_used * memUnit));
+    expect(series(c, 'memory_buff_cache_bytes')!.values[i]).toBe(Math.round(f.mem_buff_cache * memUnit));
+    if (f.mem_available !== undefined) expect(series(c, 'memory_available_bytes')!.values[i]).toBe(Math.round(f.mem_available * memUnit));
+  });
+  const t = c.tables!.processes!;
+  const col = (n: string) => t.columns.indexOf(n);
+  const all = jc.flatMap((f, i) => f.processes.map((p) => ({ ...p, frame: i + 1 })));
+  expect(t.rows.length).toBe(all.length);
+  all.forEach((p, k) => {
+    const r = t.rows[k]!;
+    expect(r[col('frame')]).toBe(p.frame);
+    expect(r[col('PID')]).toBe(p.pid);
+    expect(r[col('USER')]).toBe(p.user);
+    expect(r[col('NI')]).toBe(p.nice);
+    expect(r[col('%CPU')]).toBe(p.percent_cpu);
+    expect(r[col('%MEM')]).toBe(p.percent_mem);
+    expect(r[col('VIRT')]).toBe(Math.round(p.virtual_mem * procMemUnit));
+    expect(r[col('RES')]).toBe(Math.round(p.resident_mem * procMemUnit));
+    expect(r[col('SHR')]).toBe(Math.round(p.shared_mem * procMemUnit));
+    expect(r[col('COMMAND')]).toBe(p.command);
+  });
+}
+
+describe('top parser', () => {
+  it('reads three frames of top -b (procps-ng 4.0.2), same figures as jc', () => {
+    const c = parseText(read('top-b-n3.txt'));
+    expect(c.kind).toBe('top');
+    expect(c.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(c.warnings).toEqual([]);
+    compareWithJc(c, JSON.parse(read('top-b-n3.jc.json')) as JcFrame[], 1024 * 1024, 1024);
+    // jc does not read "%Cpu(s):100.0 us" (no space after the colon); we do
+    expect(series(c, 'cpu_user_percent')!.values).toEqual([100, 88.5, 96.1]);
+    expect(series(c, 'cpu_system_percent')!.values).toEqual([0, 11.5, 3.9]);
+    expect(series(c, 'cpu_user_percent')!.firstSampleSinceBoot).toBe(true);
+    expect(series(c, 'cpu_steal_percent')!.values).toEqual([0, 0, 0]);
+    expect(series(c, 'tasks_total')!.values).toEqual([86, 91, 87]);
+    expect(series(c, 'tasks_total')!.lines).toEqual([2, 195]);
+    expect(series(c, 'swap_total_bytes')!.values).toEqual([0, 0, 0]);
+    expect(series(c, 'memory_available_bytes')!.values[0]).toBe(Math.round(23593.5 * 1024 * 1024));
+    expect(series(c, 'uptime_seconds')!.values[0]).toBe(240);
+    expect(c.tables!.frames!.rows).toEqual([[1, '22:46:05', 1], [2, '22:46:06', 95], [3, '22:46:06', 194]]);
+    const py = series(c, 'cpu_percent', { pid: '8436', command: 'python3' })!;
+    expect(py.values).toEqual([50, 47.1, 50]);
+    expect(py.firstSampleSinceBoot).toBe(true);
+    // a process that only shows up in a later frame is padded with NaN before it
+    expect(series(c, 'cpu_percent', { pid: '8478', command: 'localedef' })!.values).toEqual([NaN, 68.6, 96]);
+    expect(c.facts.memory_total_bytes).toBe(Math.round(24105.6 * 1024 * 1024));
+    expect(c.findings).toEqual([]);
+  });
+
+  it('reads top -H (Threads:) frames', () => {
+    const c = parseText(read('top-b-H-n2.txt'));
+    expect(c.kind).toBe('top');
+    expect(c.warnings).toEqual([]);
+    compareWithJc(c, JSON.parse(read('top-b-H-n2.jc.json')) as JcFrame[], 1024 * 1024, 1024);
+    expect(series(c, 'tasks_total')!.column).toBe('Threads total');
+    expect(series(c, 'tasks_total')!.values).toEqual([102, 102]);
+    expect(series(c, 'tasks_zombie')!.values).toEqual([2, 2]);
+  });
+
+  it('reads per-CPU lines (-1, two per line), KiB summary (-E k) and MiB process memory (-e m)', () => {
+    const c = parseText(read('top-b-1-Ek-em-w250.txt'));
+    expect(c.kind).toBe('top');
+    expect(c.warnings).toEqual([]);
+    compareWithJc(c, JSON.parse(read('top-b-1-Ek-em-w250.jc.json')) as JcFrame[], 1024, 1024 * 1024);
+    expect(series(c, 'cpu_user_percent', { cpu: '0' })!.values).toEqual([100, 100]);
+    expect(series(c, 'cpu_system_percent', { cpu: '1' })!.values).toEqual([100, 36.8]);
+    expect(series(c, 'cpu_software_irq_percent', { cpu: '1' })!.values).toEqual([0, 5.3]);
+    expect(series(c, 'cpu_user_percent')).toBeUndefined();
+    // "KiB Mem : … buff/cache       KiB Swap: … avail Mem" on one line
+    expect(series(c, 'memory_total_bytes')!.values[0]).toBe(24684092 * 1024);
+    expect(series(c, 'memory_available_bytes')!.values[0]).toBe(24216944 * 1024);
+    expect(series(c, 'swap_total_bytes')!.values).toEqual([0, 0]);
+    expect(c.facts.cpu_threads).toBe(2);
+    const t = c.tables!.processes!;
+    expect(t.rows[0]!.slice(0, 6)).toEqual([1, 8954, 'root', 20, 0, Math.round(22.4 * 1024 * 1024)]);
+  });
+
+  it('reads lines cut by a narrow terminal (-w 120) without inventing figures', () => {
+    const c = parseText(read('top-b-1-Ek-em.txt'));
+    expect(c.kind).toBe('top');
+    expect(series(c, 'cpu_idle_percent', { cpu: '1' })).toBeUndefined(); // "0.0 ni,  0" cut before "id"
+    expect(series(c, 'cpu_nice_percent', { cpu: '1' })!.values).toEqual([0, 0]);
+    expect(series(c, 'swap_total_bytes')!.values).toEqual([0, 0]);
+    expect(series(c, 'swap_free_bytes')).toBeUndefined(); // "0 fre"
+  });
+
+  it('takes the command from a prompt line and survives CRLF, colours and a cut end', () => {
+    const text = read('top-b-n3.txt');
+    const lines = text.split('\n');
+    const mangled = ['user@web1:~$ top -b -n 3 -d 0.5', ...lines.slice(0, 12), lines[12]!.slice(0, 20)].join('\r\n').replace(/load average/g, '\x1b[1mload average\x1b[0m');
+    const c = parseText(mangled);
+    expect(c.kind).toBe('top');
+    expect(c.command).toBe('top -b -n 3 -d 0.5');
+    expect(series(c, 'load_1m')!.values).toEqual([0.4]);
+    expect(c.tables!.processes!.rows.length).toBe(5);
+    expect(c.warnings).toEqual(['line 14: could not read process row "3 root      20"']);
+    // a single frame: its cpu figures are not flagged as a since-start sample
+    expect(series(c, 'cpu_user_percent')!.firstSampleSinceBoot).toBeUndefined();
+  });
+
+  it('flags sleeping processes that still use CPU (php-fpm style), steal and iowait', () => {
+    const base = parseText(read('top-b-n3.txt'));
+    const t = base.tables!.processes!;
+    const iS = t.columns.indexOf('S');
+    const iCpu = t.columns.indexOf('%CPU');
+    const iCmd = t.columns.indexOf('COMMAND');
+    // the rows of a real capture, re-labelled: 8 sleeping php-fpm workers each with a little CPU in frame 2
+    const rows = t.rows.map((r) => r.slice());
+    let n = 0;
+    for (const r of rows) if (r[0] === 2 && n < 8) { r[iS] = 'S'; r[iCpu] = 1.5; r[iCmd] = 'php-fpm'; n++; }
+    const steal: Series = { name: 'cpu_steal_percent', column: 'st', unit: '%', values: [0, 25, 15], firstSampleSinceBoot: true, lines: [3, 196] };
+    const c: ParsedCapture = { ...base, tables: { ...base.tables, processes: { ...t, rows } }, series: [...base.series.filter((s) => s.name !== 'cpu_steal_percent'), steal] };
+    const f = evaluateFindings([c])[0]!;
+    const busy = f.find((x) => x.id === 'cpu.sleeping-processes-busy')!;
+    expect(busy.severity).toBe('info');
+    expect(busy.message).toMatch(/^8 processes in state S \(sleeping\) still used CPU in frame 2 \(12\.0 % together; php-fpm ×8\)/);
+    const st = f.find((x) => x.id === 'cpu.steal-high')!;
+    expect(st.severity).toBe('warning');
+    expect(st.message).toMatch(/CPU steal time averages 20\.0 % \(max 25\.0 %\)/);
+    expect(st.evidence).toBe('lines 3-196');
+    expect(f.find((x) => x.id === 'cpu.iowait-high')).toBeUndefined();
+  });
+
+  it('detects top and nothing else', () => {
+    const c = parseText(read('top-b-H-n2.txt'));
+    expect(c.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(parseText('Tasks: 1 total\nhello\n').kind).not.toBe('top');
+  });
+});
