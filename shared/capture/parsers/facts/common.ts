@@ -64,6 +64,8 @@ export abstract class FactsSink implements LineSink {
 
   end(): ParseOutput {
     try { this.finish(); } catch (e) { this.warnings.push(`could not finish: ${String(e)}`); }
+    const empty = !this.metrics.length && !Object.keys(this.facts).length && !Object.keys(this.settings).length && !(this.tables && Object.keys(this.tables).length);
+    if (empty && !this.warnings.length) this.warnings.push(`found nothing to read (${this.seen} non-blank lines)`);
     const out: ParseOutput = { metrics: this.metrics, series: [], facts: this.facts, settings: this.settings, warnings: this.warnings };
     if (this.command !== undefined) out.command = this.command;
     if (this.toolVersion !== undefined) out.toolVersion = this.toolVersion;

@@ -431,6 +431,9 @@ class FioSink implements LineSink {
     if (settings.numjobs === undefined && this.jobDefs === 1 && Number.isFinite(this.processes)) settings.numjobs = String(this.processes);
     if (Number.isFinite(this.processes)) settings.processes ??= String(this.processes);
     const out: ParseOutput = { metrics, series: [], facts: {}, settings, warnings: this.warnings };
+    if (!metrics.length && !Object.keys(settings).length && !Object.keys(this.tables).length && !this.warnings.length) {
+      this.warnings.push(`no fio results found (${this.lineCount} lines)`);
+    }
     if (this.command !== undefined) out.command = this.command;
     if (this.toolVersion !== undefined) out.toolVersion = this.toolVersion;
     if (this.latDist.length && src === 'normal') this.tables.latency_distribution = { columns: ['job', 'unit', 'bucket', 'percent'], rows: this.latDist };
