@@ -11,7 +11,7 @@ import { promptCommand } from '../../text';
 import { emptyOutput, warnIfEmpty } from './common';
 
 const SECTION = /^\[([^\]\n]{1,200})\]\s*(?:[;#].*)?$/;
-const KV = /^([A-Za-z_$@][\w.$@-]*(?:\[[^\]]*\])?(?:\.[\w.-]+)?)\s*=\s*(.*)$/;
+const KV = /^([A-Za-z_$@][\w.$@-]*(?:\[[^\]]*\])?)\s*=\s*(.*)$/;
 const BARE = /^([A-Za-z_][\w.-]*)$/;
 const PHPI_ROW = /^(.+?) => (.*)$/;
 const SYSCTL_KEY = /^(?:kernel|vm|net|fs|dev|abi|debug|user|crypto|sunrpc)\./;

@@ -17,7 +17,7 @@ const STATES = new Set(['LISTENING', 'SYN_RECEIVED', 'ESTABLISHED', 'SYN_SENT', 
 const SECTION = /^([A-Za-z][A-Za-z0-9]*):\s*$/;
 const SECTIONS = /^(?:Ip|Icmp|IcmpMsg|Tcp|Udp|UdpLite|TcpExt|IpExt|MPTcpExt|Ip6|Icmp6|Udp6|UdpLite6|Sctp|Tcp6)$/;
 /** "    1234 active connection openings" */
-const COUNT_TEXT = /^(\d+)\s+(.+?)\s*$/;
+const COUNT_TEXT = /^(\d+)\s+(\S.*)$/;
 /** "    Forwarding: 2", "    TCPTimeouts: 5", "        InType3: 1", "    destination unreachable: 1" */
 const KEY_COUNT = /^(.+?):\s+(\d+)\s*$/;
 /** older net-tools print "NNN text" with the number inside the sentence */
@@ -137,7 +137,7 @@ export const netstat: CaptureParser = {
     };
     const counterValue = (text: string, value: number, lineNo: number) => {
       const phrase = text.trim();
-      counterRows.push([subsection ? `${section}/${subsection}` : section, phrase, value]);
+      if (counterRows.length < 5000) counterRows.push([subsection ? `${section}/${subsection}` : section, phrase, value]);
       const k = KNOWN[section]?.[phrase.toLowerCase()];
       if (k && !known.has(k)) known.set(k, { value, column: phrase, line: lineNo });
     };
@@ -159,7 +159,7 @@ export const netstat: CaptureParser = {
         if (mode === 'stats') {
           if (/histogram:$/.test(line)) { subsection = line.replace(/:$/, ''); return; }
           let m = COUNT_TEXT.exec(line);
-          if (m) { subsection = ''; counterValue(m[2]!, num(m[1]), lineNo); return; }
+          if (m) { subsection = ''; counterValue(m[2]!.trim(), num(m[1]), lineNo); return; }
           m = KEY_COUNT.exec(line);
           if (m) {
             // histogram entries are indented deeper than the section's own lines

@@ -127,7 +127,7 @@ export const ulimit: CaptureParser = {
       const c = ulimitCommand(line);
       if (c) { cmd = true; single = singleOption(c); continue; }
       if (PROC_HEAD.test(line)) { proc += 5; continue; }
-      if (PROC_ROW.test(line) && descKey(line.replace(/\s{2,}.*$/, ''))) { proc++; continue; }
+      if (line.length < 300 && PROC_ROW.test(line) && descKey(line.replace(/\s{2,}.*$/, ''))) { proc++; continue; }
       const r = readRow(line);
       if (r) { if (r.kind === 'bash') bash++; else if (r.kind === 'zsh') zsh++; else plain++; continue; }
       if (single && VALUE.test(line)) { lone = true; continue; }
@@ -165,7 +165,7 @@ export const ulimit: CaptureParser = {
           return;
         }
         if (PROC_HEAD.test(line)) { inProc = true; single = undefined; return; }
-        if (inProc || /^Max /.test(line)) {
+        if ((inProc || /^Max /.test(line)) && line.length < 300) {
           const m = PROC_ROW.exec(line);
           const key = m ? descKey(m[1]!) : undefined;
           if (m && key) {
