@@ -155,7 +155,9 @@ class PerfStatSink implements LineSink {
     let i = 0;
     let interval: number | undefined;
     const labels: Record<string, string> = {};
-    if (f[i] && /^\d+\.\d{6,}$/.test(f[i]!) && f.length >= 3) { interval = Number(f[i]); i++; }
+    // -I: the interval timestamp comes first, then a value (or a CPU / aggregation prefix)
+    const next = f[i + 1];
+    if (f[i] && /^\d+\.\d{6,}$/.test(f[i]!) && next !== undefined && (VALUE.test(next) || next.startsWith('<') || /^(CPU\d+|S\d+|N\d+)/.test(next))) { interval = Number(f[i]); i++; }
     if (f[i] && /^(CPU\d+|S\d+(-D\d+)?(-C\d+)?|N\d+)$/.test(f[i]!)) {
       const cm = /^CPU(\d+)$/.exec(f[i]!);
       if (cm) labels.cpu = cm[1]!; else labels.aggregate = f[i]!;
@@ -173,7 +175,10 @@ class PerfStatSink implements LineSink {
     i++;
     let unit = '';
     if (f[i] && /^(msec|ns|usec|sec|Joules|MiB|kB|B)$/.test(f[i]!) && f[i + 1]) { unit = f[i]!; i++; }
-    const event = f.slice(i).join(' ');
+    let event = f.slice(i).join(' ');
+    // perf before 4.x: "83723.452481      task-clock:u (msec)"
+    const um = /^(\S+)\s+\((msec|ns|usec)\)$/.exec(event);
+    if (um && !unit) { event = um[1]!; unit = um[2]!; }
     if (!event || !/^[A-Za-z_]/.test(event)) return false;
     const r: Reading = { event, raw, unit, labels, line: lineNo };
     if (status) r.status = status; else this.noteDecimal(raw);

@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseText } from '../../shared/capture/registry';
+import type { ParsedCapture } from '../../shared/capture/types';
+
+const DIR = path.join(__dirname, '..', 'fixtures', 'captures', 'perf-stat');
+const read = (n: string): string => readFileSync(path.join(DIR, n), 'utf8');
+const val = (c: ParsedCapture, name: string, labels?: Record<string, string>): number | undefined =>
+  c.metrics.find((m) => m.name === name && JSON.stringify(m.labels ?? {}) === JSON.stringify(labels ?? {}))?.value;
+
+describe('perf-stat parser', () => {
+  it('reads the default report; hardware events <not supported> in this VM are kept as such', () => {
+    const c = parseText(read('perf-stat-default.txt'));
+    expect(c.kind).toBe('perf-stat');
+    expect(c.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(c.warnings).toEqual([]);
+    expect(c.command).toBe('perf stat ls -R /usr/share/doc');
+    expect(val(c, 'counter_value', { event: 'task-clock' })).toBe(0.01852);
+    expect(val(c, 'task_clock_seconds')).toBe(0.01852);
+    expect(val(c, 'counter_value', { event: 'context-switches' })).toBe(426);
+    expect(val(c, 'counter_value', { event: 'page-faults' })).toBe(204);
+    expect(val(c, 'cpus_utilized', { event: 'task-clock' })).toBe(0.541);
+    expect(val(c, 'counter_per_second', { event: 'context-switches' })).toBe(23000);
+    expect(val(c, 'counter_per_second', { event: 'cpu-migrations' })).toBe(161.97);
+    expect(val(c, 'elapsed_seconds')).toBe(0.034235111);
+    expect(val(c, 'user_seconds')).toBe(0.004642);
+    expect(val(c, 'system_seconds')).toBe(0.013927);
+    expect(val(c, 'counter_value', { event: 'cycles' })).toBeUndefined();
+    expect(c.facts.perf_events_not_counted).toEqual(['cycles <not supported>', 'instructions <not supported>', 'branches <not supported>', 'branch-misses <not supported>']);
+    expect(c.tables!.counters!.rows[4]).toEqual([null, null, 'cycles', 'not supported', null, null, null, null, null, 8]);
+  });
+
+  it('reads hardware counters and derived metrics (perf-stat(1) example, older "(msec)" layout)', () => {
+    const c = parseText(read('perf-stat-manpage-hw-counters.txt'));
+    expect(c.kind).toBe('perf-stat');
+    expect(c.warnings).toEqual([]);
+    expect(c.command).toBe('perf stat -- make');
+    expect(val(c, 'task_clock_seconds')).toBe(83.723452481);
+    expect(val(c, 'counter_value', { event: 'cycles:u' })).toBe(229570665834);
+    expect(val(c, 'counter_value', { event: 'instructions:u' })).toBe(313163853778);
+    expect(val(c, 'instructions_per_cycle', { event: 'instructions:u' })).toBe(1.36);
+    expect(val(c, 'cpu_frequency_hertz', { event: 'cycles:u' })).toBe(2742000000);
+    expect(val(c, 'counter_percent', { event: 'branch-misses:u' })).toBe(2.98);
+    expect(val(c, 'counter_per_second', { event: 'page-faults:u' })).toBe(39000);
+    expect(val(c, 'elapsed_seconds')).toBe(83.40918362);
+    // perf printed IPC itself: no second, computed one
+    expect(c.metrics.filter((m) => m.name === 'instructions_per_cycle')).toHaveLength(1);
+  });
+
+  it('computes IPC when perf did not print it', () => {
+    const c = parseText('Performance counter stats for \'true\':\n\n        85,967      cycles\n        28,982      instructions\n\n       1.102235068 seconds time elapsed\n');
+    expect(val(c, 'counter_value', { event: 'cycles' })).toBe(85967);
+    expect(val(c, 'instructions_per_cycle')).toBe(0.337);
+  });
+
+  it('reads -r repeats with their +- variation', () => {
+    const c = parseText(read('perf-stat-r3-e.txt'));
+    expect(c.warnings).toEqual([]);
+    expect(val(c, 'runs_total')).toBe(3);
+    expect(val(c, 'counter_value', { event: 'task-clock' })).toBe(0.01094);
+    expect(val(c, 'counter_stddev_percent', { event: 'context-switches' })).toBe(97.98);
+    expect(val(c, 'elapsed_seconds')).toBe(0.01493);
+    expect(val(c, 'elapsed_stddev_seconds')).toBe(0.00178);
+    expect(val(c, 'elapsed_stddev_percent')).toBe(11.94);
+  });
+
+  it('reads -a system wide, -A per CPU, -B thousands and a German locale', () => {
+    const a = parseText(read('perf-stat-a.txt'));
+    expect(a.command).toBeUndefined();
+    expect(a.facts.perf_target).toBe('system wide');
+    expect(val(a, 'cpu_clock_seconds')).toBe(1.00309);
+    expect(val(a, 'counter_value', { event: 'context-switches' })).toBe(31337);
+    const per = parseText(read('perf-stat-a-A.txt'));
+    expect(val(per, 'counter_value', { event: 'context-switches', cpu: '0' })).toBe(9094);
+    expect(val(per, 'counter_value', { event: 'task-clock', cpu: '1' })).toBe(0.30253);
+    const en = parseText(read('perf-stat-B-en_US.txt'));
+    expect(val(en, 'counter_value', { event: 'context-switches' })).toBe(16315);
+    expect(val(en, 'counter_per_second', { event: 'cpu-migrations' })).toBe(1367);
+    const de = parseText(read('perf-stat-de_DE.txt'));
+    expect(de.warnings).toEqual([]);
+    expect(val(de, 'cpu_clock_seconds')).toBe(0.6036);
+    expect(val(de, 'counter_value', { event: 'context-switches' })).toBe(18309);
+    expect(val(de, 'counter_value', { event: 'cpu-migrations' })).toBe(1015);
+    expect(val(de, 'cpus_utilized', { event: 'cpu-clock' })).toBe(2);
+    expect(val(de, 'elapsed_seconds')).toBe(0.301784608);
+  });
+
+  it('reads -I interval output as series', () => {
+    const c = parseText(read('perf-stat-I300-a.txt'));
+    expect(c.kind).toBe('perf-stat');
+    expect(c.warnings).toEqual([]);
+    const cs = c.series.find((s) => s.labels?.event === 'context-switches')!;
+    expect(cs.name).toBe('counter_value');
+    expect(cs.values).toEqual([13940, 13334, 15083, 5112]);
+    expect(c.series.find((s) => s.labels?.event === 'task-clock')!.values).toEqual([0.6012, 0.60133, 0.60063, 0.20694]);
+    expect(val(c, 'counter_value', { event: 'context-switches' })).toBe(13940 + 13334 + 15083 + 5112);
+  });
+
+  it('reads -x, CSV and -j JSON lines', () => {
+    const x = parseText(read('perf-stat-x-csv.txt'));
+    expect(x.kind).toBe('perf-stat');
+    expect(x.confidence).toBeGreaterThanOrEqual(0.7);
+    expect(x.warnings).toEqual([]);
+    expect(val(x, 'task_clock_seconds')).toBe(0.00098);
+    expect(val(x, 'counter_value', { event: 'context-switches' })).toBe(1);
+    expect(val(x, 'cpus_utilized', { event: 'task-clock' })).toBe(0.533);
+    expect(x.facts.perf_events_not_counted).toEqual(['cycles <not supported>']);
+    const j = parseText(read('perf-stat-j.txt'));
+    expect(j.kind).toBe('perf-stat');
+    expect(j.warnings).toEqual([]);
+    expect(val(j, 'task_clock_seconds')).toBe(0.013339947);
+    expect(val(j, 'counter_value', { event: 'page-faults' })).toBe(204);
+    expect(val(j, 'counter_per_second', { event: 'page-faults' })).toBe(15292.415);
+  });
+
+  it('reads tracepoint counters and survives a prompt, CRLF and junk', () => {
+    const c = parseText(['root@vm:~# perf stat -e sched:sched_switch ls', ...read('perf-stat-tracepoints.txt').split('\n'), '%%%'].join('\r\n'));
+    expect(c.kind).toBe('perf-stat');
+    expect(c.command).toBe("perf stat -e sched:sched_switch ls");
+    expect(val(c, 'counter_value', { event: 'syscalls:sys_enter_newfstatat' })).toBe(23);
+    expect(c.warnings).toEqual(['line 15: could not read "%%%"']);
+  });
+});
