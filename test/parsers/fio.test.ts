@@ -215,6 +215,57 @@ describe('fio terse', () => {
   });
 });
 
+describe('fio: more real captures (fio 3.33)', () => {
+  it('terse v4 (trim block present) and v5 (bw samples, iops stats)', () => {
+    const v4 = parseText(fx('randrw-terse-v4.txt'));
+    expect(v4.kind).toBe('fio');
+    const f4 = fx('randrw-terse-v4.txt').trim().split(';');
+    expect(val(v4, 'iops', { direction: 'read' })).toBe(Number(f4[7]));
+    expect(val(v4, 'iops', { direction: 'write' })).toBe(Number(f4[7 + 41]));
+    expect(val(v4, 'bandwidth_bytes_per_second', { direction: 'write' })).toBe(Number(f4[6 + 41]) * 1024);
+    expect(val(v4, 'cpu_user_percent')).toBe(parseFloat(f4[5 + 41 * 3]!));
+    expect(val(v4, 'disk_util_percent', { device: 'vda' })).toBe(parseFloat(f4[f4.length - 1]!));
+    expect(v4.warnings).toEqual([]);
+    const v5 = parseText(fx('randrw-terse-v5.txt'));
+    const f5 = fx('randrw-terse-v5.txt').trim().split(';');
+    expect(val(v5, 'iops', { direction: 'write' })).toBe(Number(f5[7 + 47]));
+    expect(val(v5, 'bandwidth_samples', { direction: 'read' })).toBe(Number(f5[5 + 41]));
+    expect(val(v5, 'iops_sample_mean', { direction: 'read' })).toBe(Number(f5[5 + 44]));
+    expect(val(v5, 'latency_mean_seconds', { direction: 'read', phase: 'slat' })).toBe(Number(f5[5 + 6]) * 1e-6);
+    expect(val(v5, 'cpu_system_percent')).toBe(parseFloat(f5[6 + 47 * 3]!));
+    expect(v5.warnings).toEqual([]);
+  });
+
+  it('slat/clat/lat percentiles (lat_percentiles=1, slat_percentiles=1) each get their phase', () => {
+    const c = parseText(fx('randread-latpct-normal.txt'));
+    expect(val(c, 'latency_p99_seconds', { direction: 'read', phase: 'slat' })).toBe(24e-6);
+    expect(val(c, 'latency_p99_seconds', { direction: 'read', phase: 'clat' })).toBe(1287e-6);
+    expect(val(c, 'latency_p99_seconds', { direction: 'read', phase: 'lat' })).toBe(1319e-6);
+    expect(val(c, 'iops', { direction: 'read' })).toBe(33300);
+  });
+
+  it('per-job JSON (numjobs 2, no group_reporting): one report per clone, lat percentiles', () => {
+    const c = parseText(fx('randread-latpct-perjob-json.txt'));
+    const doc = JSON.parse(fx('randread-latpct-perjob-json.txt')) as { jobs: { read: { iops: number; lat_ns: { percentile: Record<string, number> } } }[] };
+    expect(val(c, 'iops', { direction: 'read', job: 'lp', group: '0' })).toBe(doc.jobs[0]!.read.iops);
+    expect(val(c, 'iops', { direction: 'read', job: 'lp#2', group: '0' })).toBe(doc.jobs[1]!.read.iops);
+    expect(val(c, 'latency_p99_9_seconds', { direction: 'read', phase: 'lat', job: 'lp#2', group: '0' })).toBe(doc.jobs[1]!.read.lat_ns.percentile['99.900000']! / 1e9);
+  });
+
+  it('a `script` terminal log: CR progress lines, command from the script header, latency finding', () => {
+    const c = parseText(fx('tty-progress.txt'));
+    expect(c.kind).toBe('fio');
+    expect(c.command).toMatch(/^fio --name=tty /);
+    expect(c.settings).toMatchObject({ iodepth: '64', numjobs: '4', rw: 'randwrite' });
+    expect(val(c, 'iops', { direction: 'write' })).toBe(111000);
+    expect(val(c, 'bandwidth_bytes_per_second', { direction: 'write' })).toBe(434 * 1024 * 1024);
+    expect(c.warnings).toEqual([]);
+    const f = c.findings.find((x) => x.id === 'fio.latency-explodes')!;
+    expect(f.severity).toBe('warning');
+    expect(f.message).toMatch(/p99 is 20\.32 ms \(p50 824 µs, 24\.7×\).*iodepth 64 × numjobs 4 = 256/);
+  });
+});
+
 describe('fio messy input', () => {
   const seed = fx('fio-randwrite-4k-qd64-j64.txt');
 

@@ -100,7 +100,9 @@ class FioSink implements LineSink {
     const t = l.trim();
     if (t === '') { this.pct = null; return; }
     if (this.command === undefined && lineNo <= 20) {
-      const c = promptCommand(l, ['fio']) ?? (/^fio\s+-/.test(t) ? t : undefined);
+      // `script` logs: Script started on … [COMMAND="fio …" …]
+      const sc = /^Script started on .*\[COMMAND="(.*?)"/.exec(t);
+      const c = promptCommand(l, ['fio']) ?? (/^fio\s+-/.test(t) ? t : undefined) ?? (sc && commandWord(sc[1]!) === 'fio' ? sc[1] : undefined);
       if (c) { this.setCommand(c); return; }
     }
     if (/^fio[- ]v?\d+\.\d+\S*$/.test(t)) { this.toolVersion = t.replace(/^fio /, 'fio-'); return; }
