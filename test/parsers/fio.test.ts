@@ -279,6 +279,19 @@ describe('fio messy input', () => {
     expect(val(c, 'latency_p99_seconds', { direction: 'write', phase: 'clat' })).toBe(4.799);
   });
 
+  it('progress cut off before its [eta] with the result header glued on', () => {
+    const lines = seed.split('\n');
+    const p = lines.findIndex((l) => l.startsWith('Jobs: 64'));
+    const h = lines.findIndex((l) => l.includes('(groupid=0'));
+    const cut = lines[p]!.slice(0, lines[p]!.lastIndexOf('2172 IOPS') + 9);
+    lines[p] = cut + lines[h]!;
+    lines.splice(h, 1);
+    const c = parseText(lines.join('\n'));
+    expect(val(c, 'iops', { direction: 'write' })).toBe(2197);
+    expect(val(c, 'jobs')).toBe(64);
+    expect(c.warnings).toEqual([]);
+  });
+
   it('progress printed with lone CRs (terminal capture) and CRLF line ends', () => {
     const text = seed.replace(/Jobs: 64/g, '\rJobs: 64').replace(/\n/g, '\r\n');
     const c = parseText(text);

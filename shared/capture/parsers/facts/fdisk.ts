@@ -53,8 +53,8 @@ class FdiskSink extends FactsSink {
     if (m) { if (cur) cur.identifier = m[1]!; return; }
     if (/^\d+ heads, \d+ sectors\/track, \d+ cylinders/.test(t)) return;
     if (/^(Device|设备|Gerät|Périphérique|Dispositivo)\s+/.test(t)) { this.header = fields(t); return; }
+    if (/^(Partition \d|Partition table entries|The backup GPT|GPT PMBR|Warning|WARNING|fdisk:|Note:|The primary GPT)/i.test(t) || /doesn't contain a valid partition table/.test(t)) return;
     if (this.header && cur) { this.partition(t, lineNo); return; }
-    if (/^(Partition|Partition table entries|The backup GPT|GPT PMBR|Warning|WARNING|fdisk:|Note:)/i.test(t)) return;
     this.warn(lineNo, text);
   }
 

@@ -50,6 +50,7 @@ class FioSink implements LineSink {
   private readonly jsonSettings: Record<string, string> = {};
   private readonly headerSettings: Record<string, string> = {};
   private jobDefs = 0;
+  private readonly jobNames = new Set<string>();
   private processes = NaN;
   private readonly tables: Record<string, Table> = {};
 
@@ -84,12 +85,32 @@ class FioSink implements LineSink {
       const before = raw.slice(0, j);
       const e = raw.lastIndexOf('[eta ');
       const close = e >= 0 ? raw.indexOf(']', e) : -1;
-      const rest = close >= 0 ? raw.slice(close + 1) : '';
+      const rest = close >= 0 ? raw.slice(close + 1) : this.afterProgress(raw.slice(j));
       if (before.trim()) this.real(before, lineNo);
       if (rest.trim()) this.line(rest, lineNo);
       return;
     }
     this.real(raw, lineNo);
+  }
+
+  /**
+   * A progress line cut off before its "[eta …]" with a real line glued on
+   * ("…[r=0,w=2172 IOPStest: (groupid=0, jobs=64): err= 0: …"): find where the real line starts.
+   */
+  private afterProgress(s: string): string {
+    const g = s.search(/: \(groupid=\d+, jobs=\d+\): err=/);
+    if (g >= 0) {
+      for (const name of this.jobNames) if (name && s.slice(Math.max(0, g - name.length), g) === name) return s.slice(g - name.length);
+      const b = s.lastIndexOf(']', g);
+      const iops = s.lastIndexOf(' IOPS', g);
+      const start = Math.max(b + 1, iops >= 0 ? iops + 5 : 0);
+      return s.slice(start);
+    }
+    for (const re of [/Run status group \d+ \(all jobs\):/, /Disk stats \(read\/write\):/]) {
+      const k = s.search(re);
+      if (k >= 0) return s.slice(k);
+    }
+    return '';
   }
 
   private warn(lineNo: number, what: string, text: string): void {
@@ -150,6 +171,7 @@ class FioSink implements LineSink {
   private jobHeader(t: string): void {
     this.jobDefs++;
     const at = t.indexOf(': (g=');
+    this.jobNames.add(t.slice(0, at));
     const rest = t.slice(at + 2);
     const rw = /rw=(\w+)/.exec(rest);
     if (rw) this.headerSettings.rw ??= rw[1]!;
