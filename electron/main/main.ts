@@ -33,8 +33,11 @@ if (app.isPackaged) delete process.env.TUNEBOOK_SQLITE_BINDING;
 
 // Before `ready`: userData (the single-instance lock lives there), the privileged scheme, sandbox.
 if (config.userDataDir) app.setPath('userData', config.userDataDir);
+// standard: real origin (tunebook://app) and relative URLs; secure: a secure context like https;
+// corsEnabled: Chromium fetches <script type="module"> (Vite's output) in CORS mode, which it only
+// allows for CORS-enabled schemes. bypassCSP stays off: the CSP applies to our own pages too.
 protocol.registerSchemesAsPrivileged([
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true, codeCache: true } },
 ]);
 app.enableSandbox();
 

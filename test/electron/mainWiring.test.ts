@@ -8,78 +8,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_METHODS } from '../../shared/api';
+import type { FakeState } from './fakeElectron';
 
 type Fn = (...args: unknown[]) => unknown;
 
-const h = vi.hoisted(() => {
-  const state = {
-    appListeners: new Map<string, Fn[]>(),
-    paths: new Map<string, string>(),
-    schemes: [] as unknown[],
-    protocolHandlers: new Map<string, Fn>(),
-    ipcHandlers: new Map<string, Fn>(),
-    windows: [] as { opts: Record<string, unknown>; url?: string; title?: string; webContents: Record<string, unknown> }[],
-    sandboxEnabled: false,
-    sessionHooks: {} as Record<string, Fn>,
-    menus: [] as unknown[],
-    opened: [] as string[],
-  };
-  return state;
-});
+const h = vi.hoisted(() => ({ state: undefined as unknown as FakeState }));
 
-vi.mock('electron', () => {
-  const app = {
-    isPackaged: false,
-    setPath: (k: string, v: string) => { h.paths.set(k, v); },
-    getPath: (k: string) => h.paths.get(k) ?? path.join(os.tmpdir(), k),
-    getVersion: () => '0.1.0',
-    enableSandbox: () => { h.sandboxEnabled = true; },
-    requestSingleInstanceLock: () => true,
-    on: (e: string, fn: Fn) => { h.appListeners.set(e, [...(h.appListeners.get(e) ?? []), fn]); return app; },
-    whenReady: () => Promise.resolve(),
-    quit: vi.fn(),
-    exit: vi.fn(),
-    addRecentDocument: vi.fn(),
-  };
-  class BrowserWindow {
-    webContents: Record<string, unknown>;
-    private rec: (typeof h.windows)[number];
-    constructor(opts: Record<string, unknown>) {
-      this.webContents = { id: 1, mainFrame: { frameTreeNodeId: 1 }, isDestroyed: () => false, send: vi.fn() };
-      this.rec = { opts, webContents: this.webContents, title: opts.title as string };
-      h.windows.push(this.rec);
-    }
-    static getAllWindows() { return h.windows; }
-    loadURL(url: string) { this.rec.url = url; return Promise.resolve(); }
-    once() { return this; }
-    on() { return this; }
-    isDestroyed() { return false; }
-    setTitle(t: string) { this.rec.title = t; }
-  }
-  const session = {
-    defaultSession: {
-      setPermissionRequestHandler: (fn: Fn) => { h.sessionHooks.permissionRequest = fn; },
-      setPermissionCheckHandler: (fn: Fn) => { h.sessionHooks.permissionCheck = fn; },
-      setDevicePermissionHandler: (fn: Fn) => { h.sessionHooks.device = fn; },
-      webRequest: {
-        onBeforeRequest: (fn: Fn) => { h.sessionHooks.beforeRequest = fn; },
-        onHeadersReceived: (fn: Fn) => { h.sessionHooks.headersReceived = fn; },
-      },
-    },
-  };
-  return {
-    app,
-    BrowserWindow,
-    session,
-    Menu: { buildFromTemplate: (t: unknown) => t, setApplicationMenu: (m: unknown) => { h.menus.push(m); } },
-    dialog: { showErrorBox: vi.fn(), showMessageBox: vi.fn(), showOpenDialog: vi.fn(), showSaveDialog: vi.fn() },
-    ipcMain: { handle: (c: string, fn: Fn) => { h.ipcHandlers.set(c, fn); }, removeHandler: (c: string) => { h.ipcHandlers.delete(c); } },
-    protocol: {
-      registerSchemesAsPrivileged: (s: unknown[]) => { h.schemes.push(...s); },
-      handle: (scheme: string, fn: Fn) => { h.protocolHandlers.set(scheme, fn); },
-    },
-    shell: { openExternal: (u: string) => { h.opened.push(u); return Promise.resolve(); } },
-  };
+vi.mock('electron', async () => {
+  const { fakeElectron, newFakeState } = await import('./fakeElectron');
+  h.state = newFakeState();
+  return fakeElectron(h.state);
 });
 
 let dir: string;
@@ -90,31 +28,31 @@ beforeAll(async () => {
   vi.stubEnv('TUNEBOOK_NOTEBOOK', path.join(dir, 'e2e.tunebook'));
   await import('../../electron/main/main');
   // let app.whenReady().then(start) run
-  for (let i = 0; i < 20 && h.windows.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 20 && h.state.windows.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
 });
 
 afterAll(() => {
-  for (const fn of h.appListeners.get('will-quit') ?? []) fn();
+  for (const fn of h.state.appListeners.get('will-quit') ?? []) fn();
   vi.unstubAllEnvs();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe('main.ts wiring', () => {
   it('uses TUNEBOOK_USER_DATA and enables the sandbox before ready', () => {
-    expect(h.paths.get('userData')).toBe(path.join(dir, 'userData'));
-    expect(h.sandboxEnabled).toBe(true);
+    expect(h.state.paths.get('userData')).toBe(path.join(dir, 'userData'));
+    expect(h.state.sandboxEnabled).toBe(true);
   });
 
   it('registers tunebook: as a standard, secure scheme without bypassing CSP', () => {
-    expect(h.schemes).toEqual([expect.objectContaining({ scheme: 'tunebook', privileges: expect.objectContaining({ standard: true, secure: true }) })]);
-    const priv = (h.schemes[0] as { privileges: Record<string, unknown> }).privileges;
+    expect(h.state.schemes).toEqual([expect.objectContaining({ scheme: 'tunebook', privileges: expect.objectContaining({ standard: true, secure: true }) })]);
+    const priv = (h.state.schemes[0] as { privileges: Record<string, unknown> }).privileges;
     expect(priv.bypassCSP).toBeFalsy();
-    expect(h.protocolHandlers.has('tunebook')).toBe(true);
+    expect(h.state.protocolHandlers.has('tunebook')).toBe(true);
   });
 
   it('opens one hardened window on tunebook://app/index.html, titled with the notebook', () => {
-    expect(h.windows).toHaveLength(1);
-    const w = h.windows[0]!;
+    expect(h.state.windows).toHaveLength(1);
+    const w = h.state.windows[0]!;
     expect(w.url).toBe('tunebook://app/index.html');
     expect(w.title).toBe('e2e.tunebook — Tunebook');
     const wp = w.opts.webPreferences as Record<string, unknown>;
@@ -128,26 +66,26 @@ describe('main.ts wiring', () => {
   });
 
   it('registers every API method on IPC, answering trusted frames through the real Backend', async () => {
-    expect([...h.ipcHandlers.keys()].sort()).toEqual(API_METHODS.map((m) => `tunebook:${m}`).sort());
+    expect([...h.state.ipcHandlers.keys()].sort()).toEqual(API_METHODS.map((m) => `tunebook:${m}`).sort());
     const event = { sender: { id: 1 }, senderFrame: { url: 'tunebook://app/index.html', parent: null, frameTreeNodeId: 1 } };
-    const info = await h.ipcHandlers.get('tunebook:notebookInfo')!(event);
+    const info = await h.state.ipcHandlers.get('tunebook:notebookInfo')!(event);
     expect(info).toMatchObject({ ok: true, result: { path: path.join(dir, 'e2e.tunebook') } });
-    const bad = await h.ipcHandlers.get('tunebook:listStudies')!({ ...event, senderFrame: { ...event.senderFrame, url: 'https://evil.com/' } });
+    const bad = await h.state.ipcHandlers.get('tunebook:listStudies')!({ ...event, senderFrame: { ...event.senderFrame, url: 'https://evil.com/' } });
     expect(bad).toMatchObject({ ok: false, error: { code: 'refused' } });
-    const notFound = await h.ipcHandlers.get('tunebook:getStudy')!(event, 12345);
+    const notFound = await h.state.ipcHandlers.get('tunebook:getStudy')!(event, 12345);
     expect(notFound).toMatchObject({ ok: false, error: { code: 'not-found' } });
   });
 
   it('hardens the session: permissions, remote requests, CSP header', () => {
     const cb = vi.fn();
-    h.sessionHooks.permissionRequest!(null, 'media', cb, { requestingUrl: 'tunebook://app/index.html' });
+    h.state.sessionHooks.permissionRequest!(null, 'media', cb, { requestingUrl: 'tunebook://app/index.html' });
     expect(cb).toHaveBeenCalledWith(false);
-    expect(h.sessionHooks.device!()).toBe(false);
+    expect(h.state.sessionHooks.device!()).toBe(false);
     const req = vi.fn();
-    h.sessionHooks.beforeRequest!({ url: 'https://cdn.example.com/x.js' }, req);
+    h.state.sessionHooks.beforeRequest!({ url: 'https://cdn.example.com/x.js' }, req);
     expect(req).toHaveBeenCalledWith({ cancel: true });
     const hdr = vi.fn();
-    h.sessionHooks.headersReceived!({ url: 'tunebook://app/index.html', responseHeaders: {} }, hdr);
+    h.state.sessionHooks.headersReceived!({ url: 'tunebook://app/index.html', responseHeaders: {} }, hdr);
     expect(hdr.mock.calls[0]?.[0]).toMatchObject({ responseHeaders: { 'Content-Security-Policy': [expect.stringContaining("script-src 'self'")] } });
   });
 
@@ -158,10 +96,10 @@ describe('main.ts wiring', () => {
       on: (e: string, fn: Fn) => { listeners.set(e, fn); },
       setWindowOpenHandler: (fn: Fn) => { openHandler = fn; },
     };
-    for (const fn of h.appListeners.get('web-contents-created') ?? []) fn({}, contents);
+    for (const fn of h.state.appListeners.get('web-contents-created') ?? []) fn({}, contents);
     expect(openHandler?.({ url: 'https://evil.com/' })).toEqual({ action: 'deny' });
     expect(openHandler?.({ url: 'https://github.com/x' })).toEqual({ action: 'deny' });
-    expect(h.opened).toEqual(['https://github.com/x']);
+    expect(h.state.opened).toEqual(['https://github.com/x']);
 
     const nav = (url: string) => { const e = { url, preventDefault: vi.fn() }; listeners.get('will-navigate')!(e); return e.preventDefault.mock.calls.length > 0; };
     expect(nav('https://evil.com/')).toBe(true);
@@ -173,7 +111,7 @@ describe('main.ts wiring', () => {
   });
 
   it('builds the application menu with File › New, Open and Open Recent', () => {
-    const menu = h.menus.at(-1) as { label?: string; submenu?: { label?: string }[] }[];
+    const menu = h.state.menus.at(-1) as { label?: string; submenu?: { label?: string }[] }[];
     const file = menu.find((m) => m.label === '&File');
     expect(file?.submenu?.map((i) => i.label)).toEqual(expect.arrayContaining(['New Notebook…', 'Open Notebook…', 'Open Recent']));
   });

@@ -98,3 +98,38 @@ describe('helpers', () => {
     expect(describeOpenError('boom', '/a/x.tunebook').detail).toContain('boom');
   });
 });
+
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import nodePath from 'node:path';
+import Database from 'better-sqlite3';
+import { Backend } from '../../electron/services/backend';
+
+describe('opening a notebook from a newer Tunebook (real Backend)', () => {
+  it('shows the error, leaves the file byte-for-byte untouched and keeps the current notebook', async () => {
+    const dir = mkdtempSync(nodePath.join(os.tmpdir(), 'tunebook-newer-'));
+    const backend = new Backend({ notebookPath: nodePath.join(dir, 'current.tunebook'), userDataDir: nodePath.join(dir, 'ud'), appVersion: '0.1.0' });
+    try {
+      const future = nodePath.join(dir, 'future.tunebook');
+      const db = new Database(future);
+      db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) STRICT; INSERT INTO meta VALUES ('application', 'tunebook')`);
+      db.pragma('user_version = 999');
+      db.close();
+      const before = createHash('sha256').update(readFileSync(future)).digest('hex');
+
+      const dialog = fakeDialog({ open: [future] });
+      const info = await openNotebookInteractive({ dialog, backend, defaultDir: dir });
+      expect(info).toBeNull();
+      const box = dialog.showMessageBox.mock.calls[0]?.[0] as unknown as { type: string; message: string; detail: string };
+      expect(box.type).toBe('error');
+      expect(box.message).toMatch(/future\.tunebook.*cannot be opened by this version/);
+      expect(box.detail).toMatch(/newer version of Tunebook/);
+      expect(createHash('sha256').update(readFileSync(future)).digest('hex')).toBe(before);
+      expect((backend.call('notebookInfo', []) as { path: string }).path).toBe(nodePath.join(dir, 'current.tunebook'));
+    } finally {
+      backend.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
