@@ -93,6 +93,16 @@ describe('netstat parser', () => {
     expect(c.warnings).toEqual(['line 54: could not read "tcp        0      0 127.0"']);
   });
 
+  it('reads state counts of awk | sort | uniq -c one-liners (both orders)', () => {
+    for (const name of ['netstat-state-uniq.txt', 'netstat-state-awk.txt']) {
+      const c = parseText(fx(name));
+      expect(c.kind, name).toBe('netstat');
+      expect(c.confidence).toBeGreaterThanOrEqual(0.5);
+      expect(byState(c)).toEqual({ time_wait: 301, established: 4, listen: 2 });
+      expect(metric(c, 'sockets_total')).toBe(307);
+    }
+  });
+
   it('feeds the TIME_WAIT rule with the port range of a sysctl capture', () => {
     const ns = parseText(fx('netstat-an.txt'), { file: 'netstat-an.txt' });
     expect(ns.findings).toEqual([]); // 301 of 28232 default ports

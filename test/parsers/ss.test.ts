@@ -74,6 +74,13 @@ describe('ss parser', () => {
     expect(byState(parseText(fx('ss-state-tw.txt')))).toEqual({ unknown: 301 });
   });
 
+  it('reads state counts of an ss | awk | sort | uniq -c one-liner', () => {
+    const c = parseText(fx('ss-state-uniq.txt'));
+    expect(c.kind).toBe('ss');
+    expect(byState(c)).toEqual({ time_wait: 301, established: 4, listen: 2 });
+    expect(c.warnings).toEqual([]);
+  });
+
   it('reads the ss -s summary', () => {
     const c = parseText(fx('ss-s.txt'));
     expect(c.kind).toBe('ss');

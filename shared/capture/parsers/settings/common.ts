@@ -58,6 +58,23 @@ export const SOCKET_STATES = new Set([
   'UNCONN', 'UNKNOWN', 'NEW-SYN-RECV', 'BOUND',
 ]);
 
+/**
+ * A state-count line as shell one-liners print them: `… | awk '{print $6}' | sort | uniq -c`
+ * ("    301 TIME_WAIT") or `awk '{++S[$NF]} END {for (a in S) print a, S[a]}'` ("TIME_WAIT 301").
+ */
+export function stateCountLine(line: string): { state: string; count: number } | undefined {
+  const m = /^(\d+)\s+([A-Z][A-Z12_-]{2,15})$|^([A-Z][A-Z12_-]{2,15}):?\s+(\d+)$/.exec(line.trim());
+  if (!m) return undefined;
+  const state = m[2] ?? m[3]!;
+  if (!SOCKET_STATES.has(state)) return undefined;
+  return { state, count: Number(m[1] ?? m[4]) };
+}
+
+/** States only ss spells this way (netstat: ESTABLISHED, TIME_WAIT, no UNCONN). */
+export function isSsSpelling(state: string): boolean {
+  return state.includes('-') || state === 'ESTAB' || state === 'UNCONN';
+}
+
 /** The port of "127.0.0.1:80", "[::1]:80", ":::22", "fe80::1%eth0:53", "*:*"; '' when absent. */
 export function portOf(addr: string): string {
   const i = addr.lastIndexOf(':');
@@ -73,13 +90,13 @@ export class SocketCounter {
   first = 0;
   last = 0;
 
-  add(stateColumn: string, localAddr: string, lineNo: number): void {
+  add(stateColumn: string, localAddr: string, lineNo: number, n = 1): void {
     const label = stateLabel(stateColumn);
     let s = this.byState.get(label);
     if (!s) { s = { column: stateColumn || 'UNCONN', count: 0, first: lineNo, last: lineNo }; this.byState.set(label, s); }
-    s.count++;
+    s.count += n;
     s.last = lineNo;
-    this.total++;
+    this.total += n;
     if (!this.first) this.first = lineNo;
     this.last = lineNo;
     const port = portOf(localAddr);

@@ -5,7 +5,7 @@
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Table } from '../../types';
 import { fields, num } from '../../text';
-import { commandLine, emptyOutput, SocketCounter, warnIfEmpty } from './common';
+import { commandLine, emptyOutput, isSsSpelling, SocketCounter, stateCountLine, warnIfEmpty } from './common';
 
 const ACTIVE = /^Active (Internet|UNIX domain|Bluetooth|IPX|AX\.25|NET\/ROM|X\.25|Connections|LOCAL \(UNIX\) domain|kernel (?:control|event))\b/i;
 const INET_HEAD = /^Proto\s+Recv-Q\s+Send-Q\s+Local\s+Address\s+Foreign\s+Address\s+\(?state\)?/i;
@@ -98,7 +98,7 @@ export const netstat: CaptureParser = {
   id: 'netstat',
   title: 'netstat (connections, -s counters)',
   detect(head) {
-    let active = 0, inetHead = 0, sections = 0, counters = 0, rows = 0, other = 0, n = 0;
+    let active = 0, inetHead = 0, sections = 0, counters = 0, rows = 0, stateCounts = 0, other = 0, n = 0;
     for (const raw of head) {
       const line = raw.trim();
       if (!line) continue;
@@ -107,6 +107,8 @@ export const netstat: CaptureParser = {
       if (INET_HEAD.test(line) || UNIX_HEAD.test(line) || WIN_HEAD.test(line)) { inetHead++; continue; }
       const s = SECTION.exec(line);
       if (s) { if (SECTIONS.test(s[1]!)) sections++; else other++; continue; }
+      const sc = stateCountLine(line);
+      if (sc) { if (isSsSpelling(sc.state)) other++; else stateCounts++; continue; }
       if (/^\s/.test(raw) && (COUNT_TEXT.test(line) || KEY_COUNT.test(line))) { counters++; continue; }
       const f = fields(line);
       if (f[0] && PROTO.test(f[0]) && /^\d+$/.test(f[1] ?? '') && /^\d+$/.test(f[2] ?? '')) { rows++; continue; }
@@ -118,6 +120,7 @@ export const netstat: CaptureParser = {
     if (sections >= 2 && counters >= 3) return 0.95;
     if (sections >= 1 && counters >= 3 && counters >= other) return 0.7;
     if (rows >= 3 && rows >= other) return 0.6;
+    if (stateCounts >= 1 && stateCounts >= other && sections === 0) return 0.5;
     return 0;
   },
   open(): LineSink {
@@ -131,6 +134,7 @@ export const netstat: CaptureParser = {
     let unixCount = 0, unixFirst = 0, unixLast = 0;
     let unread = 0;
     let windows = false;
+    let countsOnly = false;
     const known = new Map<string, { value: number; column: string; line: number }>();
     const bad = (lineNo: number, line: string) => {
       if (++unread <= 50) out.warnings.push(`line ${lineNo}: could not read "${line.slice(0, 80)}"`);
@@ -156,6 +160,11 @@ export const netstat: CaptureParser = {
         const s = SECTION.exec(line);
         if (s && (SECTIONS.test(s[1]!) || mode === 'stats')) { mode = 'stats'; section = s[1]!; subsection = ''; return; }
         if (/^\(Not all processes could be identified|^will not be shown|^\(No info could be read/i.test(line)) return;
+        if (mode === 'none' || countsOnly) {
+          // "    301 TIME_WAIT" / "TIME_WAIT 301" from netstat … | awk | sort | uniq -c
+          const sc = stateCountLine(line);
+          if (sc) { countsOnly = true; counter.add(sc.state, '', lineNo, sc.count); return; }
+        }
         if (mode === 'stats') {
           if (/histogram:$/.test(line)) { subsection = line.replace(/:$/, ''); return; }
           let m = COUNT_TEXT.exec(line);

@@ -5,7 +5,7 @@
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Table } from '../../types';
 import { fields, num } from '../../text';
-import { commandLine, emptyOutput, SocketCounter, warnIfEmpty } from './common';
+import { commandLine, emptyOutput, isSsSpelling, SocketCounter, stateCountLine, warnIfEmpty } from './common';
 
 const HEADER = /^(Netid\s+)?(State\s+)?Recv-Q\s+Send-Q\s+Local\s+Address:Port\s+Peer\s+Address:Port/;
 const SS_STATES = new Set(['ESTAB', 'SYN-SENT', 'SYN-RECV', 'FIN-WAIT-1', 'FIN-WAIT-2', 'TIME-WAIT', 'UNCONN', 'CLOSE-WAIT', 'LAST-ACK', 'LISTEN', 'CLOSING', 'UNKNOWN', 'CLOSED', 'NEW-SYN-RECV', 'BOUND']);
@@ -39,7 +39,7 @@ export const ss: CaptureParser = {
   id: 'ss',
   title: 'ss (socket statistics)',
   detect(head) {
-    let header = 0, rows = 0, summary = 0, other = 0, cmd = false, n = 0;
+    let header = 0, rows = 0, summary = 0, other = 0, ssCounts = 0, cmd = false, n = 0;
     for (const raw of head) {
       const line = raw.trim();
       if (!line) continue;
@@ -56,6 +56,8 @@ export const ss: CaptureParser = {
       if (st) i++;
       // ss prints the state before the queues; netstat prints it last ("tcp 0 0 a b LISTEN")
       if (st && isNumber(f[i]) && isNumber(f[i + 1]) && f.length >= i + 4) { rows++; continue; }
+      const sc = stateCountLine(line);
+      if (sc) { if (isSsSpelling(sc.state)) ssCounts++; else other++; continue; }
       if (/^\s/.test(raw)) continue; // -i/-e continuation lines
       other++;
     }
@@ -63,6 +65,7 @@ export const ss: CaptureParser = {
     if (header) return rows > 0 || n <= 3 ? 0.96 : 0.85;
     if (rows >= 3 && rows >= other) return cmd ? 0.8 : 0.6;
     if (cmd && rows >= 1) return 0.6;
+    if (ssCounts >= 1 && ssCounts >= other) return cmd ? 0.6 : 0.5;
     return 0;
   },
   open(): LineSink {
@@ -74,6 +77,7 @@ export const ss: CaptureParser = {
     let hasState: boolean | undefined;
     let fixedState: string | undefined;
     let transport = false;
+    let countsOnly = false;
     let unread = 0;
     const listeners: (string | number | null)[][] = [];
     const push = (name: string, value: number, column: string, lineNo: number, labels?: Record<string, string>) => {
@@ -90,7 +94,7 @@ export const ss: CaptureParser = {
         const line = text.trim();
         if (!line) return;
         // -i / -e / -m detail lines are indented under their socket
-        if (/^[\t ]/.test(text) && (hasNetid !== undefined || counter.total > 0)) return;
+        if (!countsOnly && /^[\t ]/.test(text) && (hasNetid !== undefined || counter.total > 0)) return;
         const h = HEADER.exec(line);
         if (h) { hasNetid = !!h[1]; hasState = !!h[2]; transport = false; return; }
         const v = /^ss utility, (iproute2-\S+)/.exec(line);
@@ -127,6 +131,10 @@ export const ss: CaptureParser = {
           }
           transport = false;
         }
+        // "  301 TIME-WAIT" from ss … | awk | sort | uniq -c
+        const sc = counter.total === 0 || countsOnly ? stateCountLine(line) : undefined;
+        if (sc) { countsOnly = true; counter.add(sc.state, '', lineNo, sc.count); return; }
+        if (/^\d+\s+State$/.test(line) || line === 'State') return; // the header line counted by uniq -c
         // a socket row
         const f = fields(line);
         let i = 0;
