@@ -27,19 +27,25 @@ export function unitFactor(unit: ByteUnit): number {
   return BYTE_UNITS.find((u) => u.unit === unit)!.factor;
 }
 
-/** The unit that shows `bytes` most naturally: an exact binary or decimal multiple, else decimal. */
+/**
+ * The unit that shows `bytes` most naturally: the shortest number ≥ 1 (8 GiB for 8589934592,
+ * 53.7 GB for 53700000000 rather than 53700 MB); ties go to the larger unit.
+ */
 export function pickByteUnit(bytes: number): ByteUnit {
-  const larger = [...BYTE_UNITS].reverse();
-  for (const u of larger) if (bytes >= u.factor && bytes % u.factor === 0) return u.unit;
-  for (const u of larger) if (u.unit.endsWith('B') && !u.unit.includes('i') && bytes >= u.factor) return u.unit;
-  return 'B';
+  let best: { unit: ByteUnit; len: number; factor: number } = { unit: 'B', len: String(bytes).length, factor: 1 };
+  for (const u of BYTE_UNITS) {
+    if (bytes < u.factor) continue;
+    const len = String(+(bytes / u.factor).toPrecision(12)).length;
+    if (len < best.len || (len === best.len && u.factor > best.factor)) best = { unit: u.unit, len, factor: u.factor };
+  }
+  return best.unit;
 }
 
 export function formatBytes(bytes: number | null | undefined): string {
   if (bytes === null || bytes === undefined) return '—';
   const unit = pickByteUnit(bytes);
   const v = bytes / unitFactor(unit);
-  return `${Number.isInteger(v) ? v : v.toFixed(1)} ${unit}`;
+  return `${+v.toFixed(2)} ${unit}`;
 }
 
 /** Parses a number field: '' → null, otherwise a finite number or NaN. */

@@ -10,6 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test as base, expect, chromium, _electron } from '@playwright/test';
 import type { Browser, Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
@@ -80,11 +81,17 @@ export const test = base.extend<Options & TestFixtures, WorkerFixtures>({
     if (host === 'electron') {
       const electron = electronBinary();
       testInfo.skip(!electron.path, ELECTRON_SKIP_REASON + electron.reason);
+      // better-sqlite3 built for Electron's ABI, the way `npm start` does it (scripts/electronNative.mjs).
+      const native = (await import(pathToFileURL(path.join(ROOT, 'scripts', 'electronNative.mjs')).href)) as {
+        ensureElectronSqlite(root: string): Promise<string>;
+        electronEnv(env: NodeJS.ProcessEnv, binding: string): Record<string, string>;
+      };
+      const binding = await native.ensureElectronSqlite(ROOT);
       const app = await _electron.launch({
         executablePath: electron.path!,
-        args: [path.join(ROOT, 'dist', 'electron', 'main.cjs'), '--no-sandbox', `--notebook=${notebookPath}`],
+        args: [ROOT, '--no-sandbox'],
         cwd: ROOT,
-        env: { ...process.env, TUNEBOOK_USER_DATA: userDataDir, TUNEBOOK_NOTEBOOK: notebookPath, ELECTRON_ENABLE_LOGGING: '1' },
+        env: native.electronEnv({ ...process.env, TUNEBOOK_USER_DATA: userDataDir, TUNEBOOK_NOTEBOOK: notebookPath }, binding),
       });
       const page = await app.firstWindow();
       await page.waitForLoadState('domcontentloaded');

@@ -21,6 +21,19 @@ function loadPlotly(): Promise<PlotlyModule> {
   return plotlyPromise;
 }
 
+/** 'dark' | 'light', following prefers-color-scheme, so the chart redraws in the new colours. */
+function useColorScheme(): 'dark' | 'light' {
+  const query = '(prefers-color-scheme: dark)';
+  const [scheme, setScheme] = useState<'dark' | 'light'>(() => (window.matchMedia(query).matches ? 'dark' : 'light'));
+  useEffect(() => {
+    const mql = window.matchMedia(query);
+    const onChange = () => setScheme(mql.matches ? 'dark' : 'light');
+    mql.addEventListener('change', onChange);
+    return () => mql.removeEventListener('change', onChange);
+  }, []);
+  return scheme;
+}
+
 function cssVar(name: string, fallback: string): string {
   const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
   return v || fallback;
@@ -34,6 +47,7 @@ export function LineChart({ series, goals = [], yTitle, ariaLabel }: {
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
+  const scheme = useColorScheme();
 
   useEffect(() => {
     let live = true;
@@ -50,7 +64,7 @@ export function LineChart({ series, goals = [], yTitle, ariaLabel }: {
         const data: Data[] = series.map((s, i) => ({
           type: 'scatter', mode: 'text+lines+markers', name: s.name, x: s.x, y: s.y,
           text: s.text, textposition: 'top center', textfont: { color: fg, size: 11 },
-          line: { color: i === 0 ? accent : undefined, width: 2 }, marker: { size: 7 }, connectgaps: true,
+          line: { color: i === 0 ? accent : undefined, width: 2 }, marker: { size: 7 }, connectgaps: true, cliponaxis: false,
           hovertemplate: '%{x}: %{y}<extra></extra>',
         }));
         const shapes: Partial<Shape>[] = goals.map((g) => ({
@@ -58,7 +72,7 @@ export function LineChart({ series, goals = [], yTitle, ariaLabel }: {
           line: { color: goalColor, width: 1.5, dash: 'dash' },
         }));
         const layout: Partial<Layout> = {
-          margin: { l: 56, r: 16, t: 12, b: 40 },
+          margin: { l: 56, r: 16, t: 22, b: 36 },
           paper_bgcolor: 'rgba(0,0,0,0)', plot_bgcolor: 'rgba(0,0,0,0)',
           font: { family: cssVar('--sans', 'system-ui, sans-serif'), size: 12, color: fg },
           xaxis: { type: 'category', gridcolor: grid, automargin: true, tickfont: { color: muted } },
@@ -66,7 +80,7 @@ export function LineChart({ series, goals = [], yTitle, ariaLabel }: {
           showlegend: false,
           shapes,
           annotations: goals.map((g) => ({
-            xref: 'paper', x: 1, xanchor: 'right', y: g.value, yanchor: 'bottom', text: g.label,
+            xref: 'paper', x: 0, xanchor: 'left', y: g.value, yanchor: 'bottom', text: g.label,
             showarrow: false, font: { color: goalColor, size: 11 },
           })),
         };
@@ -76,7 +90,7 @@ export function LineChart({ series, goals = [], yTitle, ariaLabel }: {
       () => { if (live) setState('failed'); },
     );
     return () => { live = false; };
-  }, [series, goals, yTitle]);
+  }, [series, goals, yTitle, scheme]);
 
   useEffect(() => () => {
     const el = ref.current;

@@ -33,7 +33,7 @@ export function TimelineView({ studyId, requirements, onSelect }: {
   const unit = rows.find((r) => r.metric === metric)?.unit ?? '';
   const series = useMemo<ChartSeries[]>(() => (metric ? [{
     name: metric,
-    x: rows.map((r, i) => `${i === 0 ? 'B' : i}. ${r.title}`),
+    x: rows.map((r, i) => `${i === 0 ? 'B' : i}. ${r.title.length > 26 ? `${r.title.slice(0, 25)}…` : r.title}`),
     y: rows.map((r) => (r.metric === metric ? r.value : null)),
     text: rows.map((r) => (r.metric === metric && r.value !== null ? formatValue(r.value) : '')),
   }] : []), [rows, metric]);

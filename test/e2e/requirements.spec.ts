@@ -1,0 +1,44 @@
+/** Requirements (case study B): stated per study, checked per experiment in the timeline. */
+import { expect, test } from './support/fixtures';
+import { addExperiment, addMetric, createStudy, setRequirements } from './support/ui';
+
+test('requirements are saved, validated, and drive the goal column', async ({ page }) => {
+  await createStudy(page, 'Python service to 50k QPS', 'Requirements of the session (case study B).');
+  await setRequirements(page, [
+    { metric: 'requests_per_second', comparator: '>=', threshold: '30000', unit: '1/s', label: 'QPS' },
+    { metric: 'latency_mean_seconds', comparator: '<=', threshold: '0.070', unit: 's', label: 'each request' },
+    { metric: 'error_ratio', comparator: '<=', threshold: '0.05', unit: 'ratio', label: 'error rate' },
+    { metric: 'cpu_util_percent', comparator: '<=', threshold: '70', unit: '%', label: 'server load' },
+  ]);
+  await page.reload();
+  await page.getByRole('navigation', { name: 'Studies' }).getByRole('button', { name: /Python service/ }).click();
+  const form = page.getByRole('form', { name: 'Requirements' });
+  await expect(form.getByLabel('Requirement 2 metric')).toHaveValue('latency_mean_seconds');
+  await expect(form.getByLabel('Requirement 2 comparator')).toHaveValue('<=');
+  await expect(form.getByLabel('Requirement 2 threshold')).toHaveValue('0.07');
+  await expect(form.getByLabel('Requirement 4 unit')).toHaveValue('%');
+
+  // a bad threshold is refused with a clear message, nothing is saved
+  await form.getByLabel('Requirement 4 threshold').fill('seventy');
+  await form.getByRole('button', { name: 'Save requirements' }).click();
+  await expect(form.getByRole('alert')).toContainText('Requirement 4');
+  await form.getByRole('button', { name: 'Discard' }).click();
+  await expect(form.getByLabel('Requirement 4 threshold')).toHaveValue('70');
+
+  const step1 = await addExperiment(page, 'Writes through a Redis FIFO queue');
+  await addMetric(step1, { name: 'requests_per_second', value: '6000', unit: '1/s', primary: true });
+  const step4 = await addExperiment(page, 'sysctl TIME_WAIT tuning');
+  await addMetric(step4, { name: 'requests_per_second', value: '50000', unit: '1/s', primary: true });
+  await addMetric(step4, { name: 'latency_mean_seconds', value: '0.060', unit: 's', better: 'lower', primary: false });
+
+  const rows = page.getByTestId('timeline-row');
+  await expect(rows.nth(0).getByTestId('timeline-goal')).toContainText('misses goal');
+  await expect(rows.nth(1).getByTestId('timeline-goal')).toContainText('meets goal');
+  await expect(rows.nth(1).getByTestId('timeline-step')).toHaveText('+733.3 %');
+
+  // removing a requirement
+  await form.getByRole('button', { name: 'Remove requirement 1' }).click();
+  await form.getByRole('button', { name: 'Save requirements' }).click();
+  await expect(form.getByLabel('Requirement 1 metric')).toHaveValue('latency_mean_seconds');
+  await expect(rows.nth(1).getByTestId('timeline-goal')).toHaveText('—');
+});
