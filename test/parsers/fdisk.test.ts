@@ -37,6 +37,23 @@ describe('fdisk', () => {
     expect(c.tables!['partitions:/tmp/y.img']!.rows[0]).toEqual(['/tmp/y.img1', 2048, 133119, 131072, '64M', 'Linux filesystem']);
   });
 
+  it('zh_CN wording (labels translated from the seed capture as util-linux zh_CN prints them)', () => {
+    const zh = fixture('fdisk', 'fdisk-l-vda.txt')
+      .replace('Disk /dev/vda: 53.7 GB, 53687091200 bytes, 104857600 sectors', '磁盘 /dev/vda：53.7 GB, 53687091200 字节，104857600 个扇区')
+      .replace('Units = sectors of', 'Units = 扇区 of')
+      .replace('Sector size (logical/physical): 512 bytes / 512 bytes', '扇区大小(逻辑/物理)：512 字节 / 512 字节')
+      .replace('I/O size (minimum/optimal): 512 bytes / 512 bytes', 'I/O 大小(最小/最佳)：512 字节 / 512 字节')
+      .replace('Disk label type: dos', '磁盘标签类型：dos')
+      .replace('Disk identifier: 0x000d64b4', '磁盘标识符：0x000d64b4')
+      .replace('   Device Boot', '   设备 Boot');
+    const c = parseText(zh);
+    expect(c.kind).toBe('fdisk');
+    expect(c.confidence).toBeGreaterThanOrEqual(0.9);
+    expect((c.facts.disks as Record<string, unknown>[])[0]).toMatchObject({ name: 'vda', size_bytes: 53687091200, logical_sector_bytes: 512, label_type: 'dos', identifier: '0x000d64b4' });
+    expect(c.tables!['partitions:vda']!.rows).toHaveLength(1);
+    expect(c.warnings).toEqual([]);
+  });
+
   it('several disks with a model line, and a junk line warned about', () => {
     const a = fixture('fdisk', 'fdisk-l-vda.txt');
     const b = fixture('fdisk', 'image-gpt.txt').replace('Units:', 'Disk model: QEMU HARDDISK\nUnits:');

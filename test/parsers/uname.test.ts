@@ -39,6 +39,12 @@ describe('uname', () => {
     expect(withPrompt.confidence).toBeGreaterThanOrEqual(0.8);
   });
 
+  it('a hostname that looks like a version number', () => {
+    const real = fixture('uname', 'uname-a.txt').replace(' vm ', ' 10.0.0.5 ');
+    const c = parseText(real);
+    expect(c.facts).toMatchObject({ hostname: '10.0.0.5', kernel: '6.18.44-fc-v657' });
+  });
+
   it('a second unexpected line is warned about', () => {
     const c = parseText(fixture('uname', 'uname-a.txt') + 'extra stuff\n', { kind: 'uname' });
     expect(c.warnings).toEqual(['line 2: could not read line: extra stuff']);

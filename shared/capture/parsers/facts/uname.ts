@@ -17,7 +17,9 @@ class UnameSink extends FactsSink {
     if (t === '') return;
     if (this.done) { this.warn(lineNo, text); return; }
     const f = fields(t);
-    const r = f.findIndex((x) => RELEASE.test(x));
+    let r = f.findIndex((x) => RELEASE.test(x));
+    // a hostname that looks like a version ("10.0.0.5") before the real release of `uname -a`
+    if (r === 1 && f.length > 3 && RELEASE.test(f[2]!) && f[3]!.startsWith('#')) r = 2;
     if (r < 0 || r > 2) { this.warn(lineNo, text); return; }
     this.done = true;
     const facts = this.facts;
