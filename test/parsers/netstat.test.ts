@@ -103,6 +103,18 @@ describe('netstat parser', () => {
     }
   });
 
+  it('net.listen-overflows and net.retransmits', () => {
+    const c = parseText(fx('netstat-s.txt'));
+    expect(c.findings).toHaveLength(1);
+    expect(c.findings[0]!.id).toBe('net.listen-overflows');
+    expect(c.findings[0]!.severity).toBe('warning');
+    expect(c.findings[0]!.message).toMatch(/^4 times the listen queue of a socket overflowed, 4 SYNs to LISTEN sockets dropped \(netstat -s counts since boot\)/);
+    expect(c.findings[0]!.evidence).toMatch(/^line \d+$/);
+    const lossy = parseText('Tcp:\n    1000 active connection openings\n    200000 segments sent out\n    4000 segments retransmitted\n');
+    expect(lossy.findings.map((f) => [f.id, f.severity])).toEqual([['net.retransmits', 'warning']]);
+    expect(lossy.findings[0]!.message).toMatch(/^4000 of 200000 TCP segments were retransmitted \(2\.00 %/);
+  });
+
   it('feeds the TIME_WAIT rule with the port range of a sysctl capture', () => {
     const ns = parseText(fx('netstat-an.txt'), { file: 'netstat-an.txt' });
     expect(ns.findings).toEqual([]); // 301 of 28232 default ports

@@ -144,4 +144,37 @@ const opcacheTimestamps: FindingRule = {
   },
 };
 
-export const rules: FindingRule[] = [twRecycle, timeWaitNearPortRange, ulimitLow, opcacheTimestamps];
+const listenOverflows: FindingRule = {
+  id: 'net.listen-overflows',
+  kinds: ['netstat'],
+  evaluate({ capture, all }) {
+    const o = metric(capture, 'tcp_listen_overflows');
+    const d = metric(capture, 'tcp_listen_drops');
+    const n = Math.max(o?.value ?? 0, d?.value ?? 0);
+    if (n <= 0) return [];
+    const somax = sysctlSetting(all, 'net.core.somaxconn');
+    return [finding({
+      id: 'net.listen-overflows',
+      severity: 'warning',
+      message: `${o ? `${o.value} times the listen queue of a socket overflowed` : ''}${o && d ? ', ' : ''}${d ? `${d.value} SYNs to LISTEN sockets dropped` : ''} (netstat -s counts since boot): a server accepted connections more slowly than they arrived or its backlog is too small. Raise the listen() backlog of the server${somax ? ` and net.core.somaxconn (now ${somax.value.trim()})` : ' and net.core.somaxconn'}, or find why accept() lags.`,
+    }, evidence(o ?? d))];
+  },
+};
+
+const retransmits: FindingRule = {
+  id: 'net.retransmits',
+  kinds: ['netstat'],
+  evaluate({ capture }) {
+    const r = metric(capture, 'tcp_retransmit_ratio');
+    const retr = metric(capture, 'tcp_segments_retransmitted');
+    const sent = metric(capture, 'tcp_segments_sent');
+    if (!r || !retr || !sent || r.value < 0.01 || retr.value < 100) return [];
+    return [finding({
+      id: 'net.retransmits',
+      severity: r.value >= 0.05 ? 'critical' : 'warning',
+      message: `${retr.value} of ${sent.value} TCP segments were retransmitted (${(r.value * 100).toFixed(2)} %, netstat -s counts since boot): packet loss or overloaded receivers; above ~1 % throughput and latency suffer.`,
+    }, evidence(r))];
+  },
+};
+
+export const rules: FindingRule[] = [twRecycle, timeWaitNearPortRange, ulimitLow, opcacheTimestamps, listenOverflows, retransmits];
