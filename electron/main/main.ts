@@ -10,9 +10,11 @@
  */
 import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, session, shell } from 'electron';
 import type { WebContents } from 'electron';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { NotebookInfo } from '../../shared/model';
-import { Backend, defaultNotebookPath } from '../services/backend';
+import { APP_VERSION, Backend, defaultNotebookPath } from '../services/backend';
+import { userDataDir } from '../services/paths';
 import { APP_ENTRY_URL, APP_SCHEME } from './channels';
 import type { AppWebContentsLike } from './ipc';
 import { forwardEvents, registerApiHandlers } from './ipc';
@@ -31,8 +33,12 @@ const config = resolveLaunchConfig({ env: process.env, argv: process.argv, cwd: 
 // A packaged build loads its own rebuilt better-sqlite3; never a binary named by the environment.
 if (app.isPackaged) delete process.env.TUNEBOOK_SQLITE_BINDING;
 
-// Before `ready`: userData (the single-instance lock lives there), the privileged scheme, sandbox.
-if (config.userDataDir) app.setPath('userData', config.userDataDir);
+// Before `ready`: name and userData (the single-instance lock lives there), the privileged scheme,
+// the sandbox. Launched as `electron dist/electron/main.cjs` (Playwright) Electron finds no
+// package.json and would call itself "Electron"; the userData folder is the one the CLI and
+// browser mode use too (electron/services/paths.ts), or TUNEBOOK_USER_DATA.
+app.setName('Tunebook');
+app.setPath('userData', config.userDataDir ?? userDataDir(process.env));
 // standard: real origin (tunebook://app) and relative URLs; secure: a secure context like https;
 // corsEnabled: Chromium fetches <script type="module"> (Vite's output) in CORS mode, which it only
 // allows for CORS-enabled schemes. bypassCSP stays off: the CSP applies to our own pages too.
@@ -43,6 +49,8 @@ app.enableSandbox();
 
 const RENDERER_ROOT = path.join(__dirname, '..', 'renderer');
 const PRELOAD = path.join(__dirname, 'preload.cjs');
+// the window icon when running from a checkout (packaged builds get theirs from electron-builder)
+const DEV_ICON = path.join(__dirname, '..', '..', 'build', 'icon.png');
 // dist/parseWorker.cjs (worker_threads entry; unpacked from the asar in packaged builds)
 const PARSE_WORKER = unpackedPath(path.join(__dirname, '..', 'parseWorker.cjs'));
 
@@ -92,7 +100,7 @@ function rebuildMenu(): void {
       showAbout: () => {
         void windowDialog.showMessageBox({
           type: 'info', title: 'About Tunebook', buttons: ['OK'],
-          message: `Tunebook ${app.getVersion()}`,
+          message: `Tunebook ${APP_VERSION}`,
           detail: `A lab notebook for performance tuning.\nElectron ${process.versions.electron} · Chromium ${process.versions.chrome} · Node ${process.versions.node}`,
         });
       },
@@ -140,6 +148,7 @@ function createWindow(b: Backend): void {
     minHeight: 560,
     show: false,
     title: windowTitle((b.call('notebookInfo', []) as NotebookInfo).path),
+    ...(!app.isPackaged && existsSync(DEV_ICON) ? { icon: DEV_ICON } : {}),
     webPreferences: {
       preload: PRELOAD,
       contextIsolation: true,
@@ -185,7 +194,7 @@ async function start(): Promise<void> {
   const notebookPath = config.notebookPath ?? defaultNotebookPath(userData);
   let b: Backend;
   try {
-    b = new Backend({ notebookPath, userDataDir: userData, appVersion: app.getVersion(), parseWorkerFile: PARSE_WORKER });
+    b = new Backend({ notebookPath, userDataDir: userData, appVersion: APP_VERSION, parseWorkerFile: PARSE_WORKER });
   } catch (err) {
     const text = describeOpenError(err, notebookPath);
     dialog.showErrorBox(text.title, `${text.message}\n\n${text.detail.replace('The current notebook is still open.', '')}`.trim());

@@ -13,8 +13,8 @@ import { APP_HOST, APP_SCHEME } from './channels';
  *   (plotly/plotly.js#2355, #7543). Scripts stay strict: no 'unsafe-inline', no 'unsafe-eval'
  *   (so WebGL traces that compile code with `new Function`, e.g. scattergl, are not usable —
  *   the renderer draws SVG `scatter` traces over downsampled series).
- * - img-src data:/blob: for plotly's icons and "download as PNG"; worker-src 'self' blob: lets the
- *   renderer start workers from its own bundle.
+ * - img-src data:/blob: for plotly's icons and "download as PNG"; workers only from the app's own
+ *   files (no blob: workers built from strings).
  */
 export const CSP_DIRECTIVES: ReadonlyArray<readonly [string, ...string[]]> = [
   ['default-src', "'self'"],
@@ -23,7 +23,7 @@ export const CSP_DIRECTIVES: ReadonlyArray<readonly [string, ...string[]]> = [
   ['img-src', "'self'", 'data:', 'blob:'],
   ['font-src', "'self'", 'data:'],
   ['connect-src', "'self'"],
-  ['worker-src', "'self'", 'blob:'],
+  ['worker-src', "'self'"],
   ['object-src', "'none'"],
   ['base-uri', "'none'"],
   ['form-action', "'none'"],

@@ -33,6 +33,7 @@ export type FakeState = ReturnType<typeof newFakeState>;
 export function fakeElectron(h: FakeState) {
   const app = {
     isPackaged: false,
+    setName: vi.fn(),
     setPath: (k: string, v: string) => { h.paths.set(k, v); },
     getPath: (k: string) => h.paths.get(k) ?? path.join(os.tmpdir(), k),
     getVersion: () => '0.1.0',
