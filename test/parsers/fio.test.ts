@@ -266,6 +266,21 @@ describe('fio: more real captures (fio 3.33)', () => {
   });
 });
 
+describe('fio job file with two groups (stonewall), normal,terse', () => {
+  it('normal output wins over the terse lines; groups labelled; per-job settings', () => {
+    const c = parseText(fx('jobfile-two-groups-normal-terse.txt'));
+    expect(c.kind).toBe('fio');
+    expect(c.command).toBe('fio /tmp/two-groups.fio --output-format=normal,terse');
+    expect(val(c, 'iops', { direction: 'read', job: 'seqread', group: '0' })).toBe(258000);
+    expect(val(c, 'iops', { direction: 'write', job: 'randwrite', group: '1' })).toBe(90400);
+    expect(c.metrics.filter((m) => m.name === 'iops')).toHaveLength(2);
+    expect(val(c, 'group_bandwidth_bytes_per_second', { direction: 'write', group: '1' })).toBe(353 * 1024 * 1024);
+    expect(val(c, 'latency_p99_99_seconds', { direction: 'write', phase: 'clat', job: 'randwrite', group: '1' })).toBe(0.01605632);
+    expect(c.settings).toMatchObject({ rw: 'read', 'seqread.rw': 'read', 'randwrite.rw': 'randwrite', 'randwrite.ioengine': 'psync', bs: '4096B' });
+    expect(c.warnings).toEqual([]);
+  });
+});
+
 describe('fio messy input', () => {
   const seed = fx('fio-randwrite-4k-qd64-j64.txt');
 

@@ -51,6 +51,7 @@ class FioSink implements LineSink {
   private readonly headerSettings: Record<string, string> = {};
   private jobDefs = 0;
   private readonly jobNames = new Set<string>();
+  private readonly perJobSettings: Record<string, string> = {};
   private processes = NaN;
   private readonly tables: Record<string, Table> = {};
 
@@ -173,14 +174,21 @@ class FioSink implements LineSink {
     const at = t.indexOf(': (g=');
     this.jobNames.add(t.slice(0, at));
     const rest = t.slice(at + 2);
+    const name = t.slice(0, at);
+    const own: Record<string, string> = {};
     const rw = /rw=(\w+)/.exec(rest);
-    if (rw) this.headerSettings.rw ??= rw[1]!;
+    if (rw) own.rw = rw[1]!;
     const bs = /bs=\(R\) ([\d.]+\w*?)-([\d.]+\w*?),/.exec(rest) ?? /bs=([\d.]+\w*?)-([\d.]+\w*?)[/,]/.exec(rest);
-    if (bs) this.headerSettings.bs ??= bs[1] === bs[2] ? bs[1]! : `${bs[1]}-${bs[2]}`;
+    if (bs) own.bs = bs[1] === bs[2] ? bs[1]! : `${bs[1]}-${bs[2]}`;
     const eng = /ioengine=([^,\s]+)/.exec(rest);
-    if (eng) this.headerSettings.ioengine ??= eng[1]!;
+    if (eng) own.ioengine = eng[1]!;
     const qd = /iodepth=(\d+)/.exec(rest);
-    if (qd) this.headerSettings.iodepth ??= qd[1]!;
+    if (qd) own.iodepth = qd[1]!;
+    // the first job sets the plain keys; with several job definitions each also gets "<job>.<key>"
+    for (const [k, v] of Object.entries(own)) {
+      this.headerSettings[k] ??= v;
+      this.perJobSettings[`${name}.${k}`] = v;
+    }
   }
 
   private resultHeader(t: string, lineNo: number): void {
@@ -452,6 +460,7 @@ class FioSink implements LineSink {
     metrics.push(...this.groupMetrics, ...disks);
 
     const settings: Record<string, string> = { ...this.headerSettings, ...this.jsonSettings, ...this.cmdSettings };
+    if (this.jobNames.size > 1) Object.assign(settings, this.perJobSettings);
     if (settings.numjobs === undefined && this.jobDefs === 1 && Number.isFinite(this.processes)) settings.numjobs = String(this.processes);
     if (Number.isFinite(this.processes)) settings.processes ??= String(this.processes);
     const out: ParseOutput = { metrics, series: [], facts: {}, settings, warnings: this.warnings };
