@@ -126,6 +126,20 @@ describe('fio normal output generated here (fio 3.33)', () => {
     expect(c.settings).toMatchObject({ rw: 'randrw', ioengine: 'psync', numjobs: '2' });
   });
 
+  it('randtrim on a loop device: trim direction, "bw (  MiB/s)" sample line, TRIM run status, JSON trim', () => {
+    const c = parseText(fx('trim-loop.txt'));
+    expect(val(c, 'iops', { direction: 'trim' })).toBe(64600);
+    expect(val(c, 'bandwidth_bytes_per_second', { direction: 'trim' })).toBe(4037 * 1024 * 1024);
+    expect(val(c, 'bandwidth_sample_mean_bytes_per_second', { direction: 'trim' })).toBe(Math.round(4021.75 * 1024 * 1024));
+    expect(val(c, 'latency_p99_seconds', { direction: 'trim', phase: 'clat' })).toBe(17e-6);
+    expect(val(c, 'group_bandwidth_bytes_per_second', { direction: 'trim', group: '0' })).toBe(4037 * 1024 * 1024);
+    expect(c.warnings).toEqual([]);
+    const j = parseText(fx('trim-loop-json.txt'));
+    const doc = JSON.parse(fx('trim-loop-json.txt')) as { jobs: { trim: { iops: number; bw_bytes: number } }[] };
+    expect(val(j, 'iops', { direction: 'trim' })).toBe(doc.jobs[0]!.trim.iops);
+    expect(val(j, 'bandwidth_bytes_per_second', { direction: 'trim' })).toBe(doc.jobs[0]!.trim.bw_bytes);
+  });
+
   it('failed trim job: no direction metrics, disk line still read, no warnings', () => {
     const c = parseText(fx('trim.txt'));
     expect(c.kind).toBe('fio');
