@@ -69,6 +69,17 @@ describe('ulimit parser', () => {
     expect(c.facts.limit_unit_stack).toBe('bytes');
   });
 
+  it('reads util-linux prlimit output', () => {
+    const c = parseText(fx('prlimit.txt'));
+    expect(c.kind).toBe('ulimit');
+    expect(c.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(Object.keys(c.settings)).toHaveLength(32);
+    expect(c.settings).toMatchObject({ nofile: '20000', 'nofile.hard': '20000', core: '0', 'core.hard': 'unlimited', memlock: '8388608', nice: '0', stack: '8388608', 'stack.hard': 'unlimited' });
+    // same keys and values as /proc/<pid>/limits of the same limits
+    const proc = parseText(fx('proc-limits.txt'));
+    expect(c.settings).toEqual(proc.settings);
+  });
+
   it('reads a lone value only when the command line shows ulimit -n', () => {
     const c = parseText(fx('ulimit-n.txt'));
     expect(c.kind).toBe('ulimit');

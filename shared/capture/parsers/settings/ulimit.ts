@@ -50,6 +50,9 @@ const BASH = /^([A-Za-z][^()]*?(?:\([^()]*\)[^()]*?)?)\s*\((?:([^()]*?),\s*)?-([
 const ZSH = /^-([A-Za-z])(?:\s+(\d+))?:\s+(.+?)\s+(\S+)\s*$/;
 const PLAIN = /^([A-Za-z][A-Za-z -]*?)\s*(?:\(([^()]*)\))?\s+(\S+)\s*$/;
 const PROC_HEAD = /^Limit\s+Soft Limit\s+Hard Limit\s+Units\s*$/;
+/** util-linux prlimit: "RESOURCE DESCRIPTION SOFT HARD UNITS" */
+const PRLIMIT_HEAD = /^RESOURCE\s+DESCRIPTION\s+SOFT\s+HARD(?:\s+UNITS)?\s*$/;
+const PRLIMIT_ROW = /^(AS|CORE|CPU|DATA|FSIZE|LOCKS|MEMLOCK|MSGQUEUE|NICE|NOFILE|NPROC|RSS|RTPRIO|RTTIME|SIGPENDING|STACK)\s+.*?\s(\d+|unlimited)\s+(\d+|unlimited)(?:\s+([a-z]+))?\s*$/;
 const PROC_ROW = /^(Max [A-Za-z ]+?)\s{2,}(\S+)\s+(\S+)(?:\s+(\S+))?\s*$/;
 
 function descKey(desc: string): string | undefined {
@@ -106,7 +109,7 @@ function isHardAll(cmd: string): boolean {
 
 function ulimitCommand(line: string): string | undefined {
   const c = promptCommand(line, ['ulimit', 'bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'busybox', 'ash', 'cat', 'prlimit']);
-  if (c && /(^|[\s'"/])ulimit(\s|$|['"])|\/limits\b/.test(c)) return c;
+  if (c && /(^|[\s'"/])(?:ulimit|prlimit)(\s|$|['"])|\/limits\b/.test(c)) return c;
   const t = line.trim();
   if (/^(?:sudo\s+)?ulimit(?:\s+-[A-Za-z]+)*\s*$/.test(t)) return t;
   return undefined;
@@ -126,7 +129,8 @@ export const ulimit: CaptureParser = {
       if (n++ > 200) break;
       const c = ulimitCommand(line);
       if (c) { cmd = true; single = singleOption(c); continue; }
-      if (PROC_HEAD.test(line)) { proc += 5; continue; }
+      if (PROC_HEAD.test(line) || PRLIMIT_HEAD.test(line)) { proc += 5; continue; }
+      if (line.length < 300 && PRLIMIT_ROW.test(line)) { proc++; continue; }
       if (line.length < 300 && PROC_ROW.test(line) && descKey(line.replace(/\s{2,}.*$/, ''))) { proc++; continue; }
       const r = readRow(line);
       if (r) { if (r.kind === 'bash') bash++; else if (r.kind === 'zsh') zsh++; else plain++; continue; }
@@ -164,7 +168,15 @@ export const ulimit: CaptureParser = {
           single = singleOption(c);
           return;
         }
-        if (PROC_HEAD.test(line)) { inProc = true; single = undefined; return; }
+        if (PROC_HEAD.test(line) || PRLIMIT_HEAD.test(line)) { inProc = true; single = undefined; return; }
+        const pr = line.length < 300 ? PRLIMIT_ROW.exec(line) : null;
+        if (pr) {
+          const key = pr[1]!.toLowerCase();
+          set(key, pr[2]!);
+          set(`${key}.hard`, pr[3]!);
+          if (pr[4]) out.facts[`limit_unit_${key}`] = pr[4];
+          return;
+        }
         if ((inProc || /^Max /.test(line)) && line.length < 300) {
           const m = PROC_ROW.exec(line);
           const key = m ? descKey(m[1]!) : undefined;
