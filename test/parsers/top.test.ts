@@ -10,8 +10,9 @@ const series = (c: ParsedCapture, name: string, labels?: Record<string, string>)
   c.series.find((s) => s.name === name && JSON.stringify(s.labels ?? {}) === JSON.stringify(labels ?? {}));
 
 interface JcFrame {
+  // tasks_* are absent for top -H (jc does not read "Threads:")
   load_1m: number; load_5m: number; load_15m: number; tasks_total: number; tasks_running: number; tasks_sleeping: number;
-  tasks_stopped: number; tasks_zombie: number; // absent for top -H mem_total: number; mem_free: number; mem_used: number; mem_buff_cache: number;
+  tasks_stopped: number; tasks_zombie: number; mem_total: number; mem_free: number; mem_used: number; mem_buff_cache: number;
   mem_available?: number;
   processes: { pid: number; user: string; priority: number | string; nice: number; virtual_mem: number; resident_mem: number; shared_mem: number; percent_cpu: number; percent_mem: number; command: string }[];
 }
@@ -112,6 +113,26 @@ describe('top parser', () => {
     expect(series(c, 'cpu_nice_percent', { cpu: '1' })!.values).toEqual([0, 0]);
     expect(series(c, 'swap_total_bytes')!.values).toEqual([0, 0]);
     expect(series(c, 'swap_free_bytes')).toBeUndefined(); // "0 fre"
+  });
+
+  it('reads translated output: de_DE (decimal commas, MiB Spch, ZEIT+, BEFEHL) and zh_CN (任务:, blank S title)', () => {
+    const de = parseText(read('top-b-n2-de_DE.txt'));
+    expect(de.kind).toBe('top');
+    expect(de.warnings).toEqual([]);
+    expect(series(de, 'load_1m')!.values).toEqual([9.53, 9.53]);
+    expect(series(de, 'cpu_user_percent')!.values).toEqual([50, 67.7]);
+    expect(series(de, 'memory_total_bytes')!.values[0]).toBe(Math.round(24105.6 * 1024 * 1024));
+    expect(series(de, 'memory_available_bytes')!.values[0]).toBe(Math.round(22764.2 * 1024 * 1024));
+    expect(series(de, 'swap_total_bytes')!.values).toEqual([0, 0]);
+    expect(de.tables!.processes!.columns).toEqual(['frame', 'PID', 'USER', 'PR', 'NI', 'VIRT', 'RES', 'SHR', 'S', '%CPU', '%MEM', 'TIME+', 'COMMAND']);
+    expect(de.tables!.processes!.rows[0]).toEqual([1, 15008, 'root', 20, 0, 1176120 * 1024, 256184 * 1024, 40632 * 1024, 'R', 35.3, 1, '0:04.59', 'node']);
+    const zh = parseText(read('top-b-n2-zh_CN.txt'));
+    expect(zh.kind).toBe('top');
+    expect(zh.warnings).toEqual([]);
+    expect(series(zh, 'tasks_total')!.values).toEqual([105, 109]);
+    expect(series(zh, 'tasks_total')!.column).toBe('任务 total');
+    expect(zh.tables!.processes!.columns).toEqual(['frame', 'PID', 'USER', 'PR', 'NI', 'VIRT', 'RES', 'SHR', 'S', '%CPU', '%MEM', 'TIME+', 'COMMAND']);
+    expect(zh.tables!.processes!.rows[0]).toEqual([1, 15162, 'root', 20, 0, 1079692 * 1024, 152116 * 1024, 40568 * 1024, 'S', 68.8, 0.6, '0:00.97', 'node']);
   });
 
   it('takes the command from a prompt line and survives CRLF, colours and a cut end', () => {

@@ -8,9 +8,11 @@ import { emptyOutput, snippet, table, Warnings } from './helpers';
 
 const TOP_LINE = /^\s*top - (\d{1,2}:\d{2}:\d{2})\s+(.*)$/;
 const LOAD = /load averages?:\s*([\d.,]+)[,\s]\s*([\d.,]+)[,\s]\s*([\d.,]+)/;
-const TASKS = /^\s*(Tasks|Threads)\s*:/;
-const CPU_START = /(%?Cpu(?:\(s\)|\d+)|%Node\d+)\s*:/g;
-const MEM_START = /(?:^|\s)((?:[KMGTPE]iB\s+)?(?:Mem|Swap))\s*:/g;
+/** "Tasks:", "Threads:" (-H) or a translation ("任务:"), followed by "N total". */
+const TASKS = /^\s*(\S+?)\s*:\s+\d+\s+total\b/;
+const CPU_START = /(%?Cpu(?:\(s\)|\d+)|%Node\d+)\s*:/gi;
+/** "KiB Mem :", "MiB Swap:", translated "MiB Spch:", old "Mem:" / "Swap:". */
+const MEM_START = /(?:^|\s)([KMGTPE]iB\s+[^\s:]+|Mem|Swap)\s*:/g;
 const PAIR = /(\d+(?:[.,]\d+)?)\s*%?\s*([A-Za-z][A-Za-z/]*)/g;
 
 const CPU_FIELDS: Record<string, string> = {
@@ -61,12 +63,18 @@ class TopSink implements LineSink {
   private procCpu = new Map<string, { pid: string; command: string; values: number[]; busy: boolean; first: number; last: number }>();
   private cpuIds = new Set<string>();
   private sawHeaderLine = false;
+  /** true from a frame's start until its process table header */
+  private expectHeader = false;
+  /** memory summary blocks seen in this frame: the first is Mem, the second Swap (names may be translated) */
+  private memBlocks = 0;
 
   private ensureFrame(lineNo: number): void {
     if (this.frame < 0) this.newFrame(lineNo, '');
   }
 
   private newFrame(lineNo: number, time: string): void {
+    this.expectHeader = true;
+    this.memBlocks = 0;
     this.frame = this.frames.length;
     this.frames.push({ index: this.frame + 1, line: lineNo, time });
     this.cols = null;
@@ -116,29 +124,31 @@ class TopSink implements LineSink {
       this.sawHeaderLine = true;
       return;
     }
-    if (TASKS.test(text)) {
+    const tm = TASKS.exec(text);
+    if (tm) {
       this.ensureFrame(lineNo);
-      const word = /^\s*(\w+)/.exec(text)![1]!;
+      const word = tm[1]!;
       for (const [v, label] of pairs(text.slice(text.indexOf(':') + 1))) {
         const key = label.toLowerCase();
         if (['total', 'running', 'sleeping', 'stopped', 'zombie', 'idle'].includes(key)) this.push(`tasks_${key}`, `${word} ${key}`, 'count', v, lineNo);
       }
       return;
     }
-    if (/^\s*%?(Cpu|Node)/.test(text)) {
+    if (/^\s*%?(Cpu|Node)/i.test(text)) {
       this.ensureFrame(lineNo);
       this.cpuLine(text, lineNo);
       return;
     }
-    if (/^\s*(?:[KMGTPE]iB\s+)?(Mem|Swap)\s*:/.test(text)) {
+    if (/^\s*(?:[KMGTPE]iB\s+[^\s:]+|Mem|Swap)\s*:/.test(text)) {
       this.ensureFrame(lineNo);
       this.memLine(text, lineNo);
       return;
     }
-    if (/^\s*PID\s/.test(text) || /^\s*(USER|PPID|TGID)\s.*\bPID\b/.test(text)) {
+    if (/^\s*PID\s/.test(text) || /^\s*(USER|PPID|TGID)\s.*\bPID\b/.test(text) || (this.expectHeader && !this.cols && isHeader(text))) {
       this.ensureFrame(lineNo);
-      this.cols = fields(text);
-      this.cmdCol = this.cols.findIndex((c) => c === 'COMMAND' || c === 'Command');
+      this.cols = normalizeHeader(fields(text));
+      this.expectHeader = false;
+      this.cmdCol = this.cols.indexOf('COMMAND');
       if (!this.tableCols) this.tableCols = ['frame', ...this.cols];
       else if (this.tableCols.length !== this.cols.length + 1 || this.cols.some((c, i) => this.tableCols![i + 1] !== c)) {
         this.w.add(`line ${lineNo}: process table columns changed; rows kept under the first header's columns`);
@@ -187,7 +197,8 @@ class TopSink implements LineSink {
       const s = starts[i]!;
       const body = text.slice(s.end, i + 1 < starts.length ? starts[i + 1]!.at : text.length);
       const unitm = /^([KMGTPE]iB)\s/.exec(s.id);
-      const swap = s.id.endsWith('Swap');
+      const swap = s.id.endsWith('Swap') || (!s.id.endsWith('Mem') && this.memBlocks > 0);
+      this.memBlocks++;
       // old procps (3.2): "Mem:   2054748k total" — a k suffix
       const scale = unitm ? SCALE[unitm[1]!]! : 1024;
       const re = /(\d+(?:[.,]\d+)?)([kmgKMG])?\s+([A-Za-z][A-Za-z/]*(?:\s+Mem)?)/g;
@@ -266,6 +277,36 @@ class TopSink implements LineSink {
     out.warnings = this.w.done();
     return out;
   }
+}
+
+const KNOWN_COLUMNS = new Set(['PID', 'PPID', 'UID', 'USER', 'RUSER', 'RUID', 'SUID', 'SUSER', 'GID', 'GROUP', 'PGRP', 'TTY', 'TPGID', 'SID',
+  'PR', 'NI', 'nTH', 'P', 'TIME', 'TIME+', '%CPU', '%MEM', 'VIRT', 'SWAP', 'RES', 'CODE', 'DATA', 'SHR', 'nMaj', 'nMin', 'nDRT', 'S',
+  'WCHAN', 'Flags', 'CGROUPS', 'SUPGIDS', 'SUPGRPS', 'TGID', 'OOMa', 'OOMs', 'ENVIRON', 'vMj', 'vMn', 'USED', 'nsIPC', 'nsMNT', 'nsNET',
+  'nsPID', 'nsUSER', 'nsUTS', 'LXC', 'RSan', 'RSfd', 'RSlk', 'RSsh', 'CGNAME', 'NU', 'LOGID', 'EXE', 'RSS', 'PSS', 'PSan', 'PSfd', 'PSsh',
+  'USS', 'ioR', 'ioRop', 'ioW', 'ioWop', 'AGID', 'AGNI', 'STARTED', 'ELAPSED', '%CUU', '%CUC', 'nsCGROUP', 'nsTIME', 'COMMAND']);
+const COLUMN_ALIAS: Record<string, string> = { Command: 'COMMAND', BEFEHL: 'COMMAND', 'ZEIT+': 'TIME+', ZEIT: 'TIME' };
+
+/** A process table header in any language: several words, not a number first, with %CPU/%MEM or mostly known names. */
+function isHeader(text: string): boolean {
+  const f = fields(text);
+  if (f.length < 4 || /^\d/.test(f[0]!)) return false;
+  if (f.includes('%CPU') || f.includes('%MEM')) return true;
+  return f.filter((c) => KNOWN_COLUMNS.has(c)).length >= f.length / 2;
+}
+
+/**
+ * Column names as English procps prints them, so rules and tables do not depend on the locale:
+ * translated COMMAND/TIME+ names, a translated PID first column, and the S column whose title some
+ * translations leave blank ("SHR    %CPU" in zh_CN).
+ */
+function normalizeHeader(cols: string[]): string[] {
+  const out = cols.map((c) => COLUMN_ALIAS[c] ?? c);
+  if (!out.includes('PID') && out.length && !KNOWN_COLUMNS.has(out[0]!)) out[0] = 'PID';
+  const last = out.length - 1;
+  if (!out.includes('COMMAND') && last > 0 && !KNOWN_COLUMNS.has(out[last]!)) out[last] = 'COMMAND';
+  const shr = out.indexOf('SHR');
+  if (!out.includes('S') && shr >= 0 && out[shr + 1] === '%CPU') out.splice(shr + 1, 0, 'S');
+  return out;
 }
 
 function memName(label: string, swap: boolean): string | undefined {
