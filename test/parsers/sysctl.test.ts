@@ -80,6 +80,17 @@ describe('sysctl parser', () => {
     expect(parseText(fx('sysctl-n.txt')).kind).toBe('text');
   });
 
+  it('reads cat /proc/sys/… (keys from the command line) and grep -r . /proc/sys/… output', () => {
+    const cat = parseText(fx('cat-proc-sys.txt'));
+    expect(cat.kind).toBe('sysctl');
+    expect(cat.confidence).toBe(0.5);
+    expect(cat.settings).toEqual({ 'net.ipv4.ip_local_port_range': '32768\t60999', 'net.core.somaxconn': '4096' });
+    const grep = parseText(fx('grep-proc-sys.txt'));
+    expect(grep.kind).toBe('sysctl');
+    expect(grep.command).toMatch(/^grep -r \. \/proc\/sys\//);
+    expect(grep.settings).toEqual({ 'net.ipv4.tcp_tw_reuse': '2', 'net.ipv4.tcp_fin_timeout': '60', 'net.ipv4.tcp_max_tw_buckets': '131072' });
+  });
+
   it('survives CRLF, ANSI colours, a prompt line and a truncated last line', () => {
     const text = '\x1b[01;32mroot@web1\x1b[00m:~# sysctl net.ipv4.ip_local_port_range net.ipv4.tcp_max_tw_buckets net.ipv4.tcp_tw_reuse net.core.somaxconn fs.file-max vm.swappiness\r\n'
       + fx('sysctl-keys.txt').replace(/\n/g, '\r\n');

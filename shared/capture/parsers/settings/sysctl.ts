@@ -15,6 +15,8 @@ const KV = /^\s*(-?)([A-Za-z][\w.\-/:@+]*)\s*=\s?(.*)$/;
 const ERR = /^(?:sysctl:\s*(.*)|(error:.*))$/;
 /** BSD / macOS `sysctl -a`: "kern.ostype: FreeBSD" */
 const KV_COLON = /^((?:kern|vm|hw|net|machdep|security|vfs|debug|dev|user|compat|p1003_1b)\.[\w.%-]+):\s?(.*)$/;
+/** `grep -r . /proc/sys/net/ipv4/`: "/proc/sys/net/ipv4/tcp_tw_reuse:2" */
+const KV_PROC = /^(\/proc\/sys\/[\w.\-/]+):(.*)$/;
 
 /** Well-known numeric keys also given as metrics. */
 const METRIC_KEYS: Record<string, { name: string; unit: string }> = {
@@ -39,12 +41,30 @@ function normKey(k: string): string {
 }
 
 function isSysctlCommand(cmd: string): boolean {
-  return commandWord(cmd) === 'sysctl' && /(^|\s|\/)sysctl(\s+-|\s+[a-z][\w-]*[./][\w.\-/]|\s*$)/.test(cmd);
+  const w = commandWord(cmd);
+  if (w === 'cat' || w === 'grep') return /\s\/proc\/sys\//.test(cmd);
+  return w === 'sysctl' && /(^|\s|\/)sysctl(\s+-|\s+[a-z][\w-]*[./][\w.\-/]|\s*$)/.test(cmd);
+}
+
+/** "/proc/sys/net/ipv4/tcp_tw_reuse" → "net.ipv4.tcp_tw_reuse" */
+function procSysKey(path: string): string {
+  return path.replace(/^\/proc\/sys\//, '').replace(/\//g, '.');
 }
 
 /** The keys named on a `sysctl -n k1 k2` command line (undefined when it is not one). */
 function valuesOnlyKeys(cmd: string): string[] | undefined {
   const words = cmd.trim().split(/\s+/);
+  if (commandWord(cmd) === 'cat') {
+    // cat /proc/sys/a/b [/proc/sys/c/d …]: one value line per file, in order
+    const files: string[] = [];
+    for (const w of words.slice(words.findIndex((x) => /(^|\/)cat$/.test(x)) + 1)) {
+      if (w === '|' || w === ';' || w === '&&' || w.startsWith('>')) break;
+      if (w.startsWith('-')) continue;
+      if (!/^\/proc\/sys\/[\w.\-/]+$/.test(w)) return undefined;
+      files.push(procSysKey(w));
+    }
+    return files.length ? files : undefined;
+  }
   const i = words.findIndex((w) => /(^|\/)sysctl$/.test(w));
   if (i < 0) return undefined;
   let n = false;
@@ -60,7 +80,7 @@ function valuesOnlyKeys(cmd: string): string[] | undefined {
 
 export const sysctl: CaptureParser = {
   id: 'sysctl',
-  title: 'sysctl (-a, keys, -w/-p echoes, sysctl.conf)',
+  title: 'sysctl (-a, keys, -w/-p echoes, sysctl.conf, /proc/sys)',
   detect(head) {
     let kv = 0, kernelKv = 0, other = 0, errs = 0, cmd = false, valuesOnly = false, total = 0;
     for (const raw of head) {
@@ -68,16 +88,16 @@ export const sysctl: CaptureParser = {
       if (!line) continue;
       if (total++ > 400) break;
       if (line.startsWith('#') || line.startsWith(';')) {
-        const c = commandLine(line, ['sysctl']);
+        const c = commandLine(line, ['sysctl', 'cat', 'grep']);
         if (c && isSysctlCommand(c)) { cmd = true; if (valuesOnlyKeys(c)) valuesOnly = true; }
         continue;
       }
-      const c = commandLine(line, ['sysctl'], true);
+      const c = commandLine(line, ['sysctl', 'cat', 'grep'], true);
       if (c && isSysctlCommand(c)) { cmd = true; if (valuesOnlyKeys(c)) valuesOnly = true; continue; }
       if (ERR.test(line)) { errs++; continue; }
       const m = KV.exec(line);
       if (m) { kv++; if (TOP.test(m[2]!)) kernelKv++; continue; }
-      if (KV_COLON.test(line)) { kv++; kernelKv++; continue; }
+      if (KV_COLON.test(line) || KV_PROC.test(line)) { kv++; kernelKv++; continue; }
       other++;
     }
     if (valuesOnly) return 0.5;
@@ -108,11 +128,11 @@ export const sysctl: CaptureParser = {
         const line = text.trim();
         if (!line) return;
         if (line.startsWith('#') || line.startsWith(';')) {
-          const c = commandLine(line, ['sysctl']);
+          const c = commandLine(line, ['sysctl', 'cat', 'grep']);
           if (c && isSysctlCommand(c)) { out.command ??= c; pendingKeys = valuesOnlyKeys(c); valuesOnlyIndex = 0; }
           return;
         }
-        const c = commandLine(line, ['sysctl'], true);
+        const c = commandLine(line, ['sysctl', 'cat', 'grep'], true);
         if (c && isSysctlCommand(c) && !KV.test(line)) {
           out.command ??= c;
           pendingKeys = valuesOnlyKeys(c);
@@ -139,6 +159,8 @@ export const sysctl: CaptureParser = {
         if (!m) {
           const b = KV_COLON.exec(line);
           if (b) m = ['', '', b[1]!, b[2]!] as unknown as RegExpExecArray;
+          const p = KV_PROC.exec(line);
+          if (p) m = ['', '', procSysKey(p[1]!), p[2]!] as unknown as RegExpExecArray;
         }
         if (!m) {
           if (/^(sysctl from procps|sysctl \(procps)/i.test(line)) { out.toolVersion = line; return; }
