@@ -2,6 +2,7 @@
 // only electron/main/ imports electron.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'zlib', 'stream', 'worker_threads', 'util', 'events', 'readline'];
 
@@ -15,6 +16,14 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
       'no-control-regex': 'off',
     },
+  },
+  {
+    files: ['scripts/**/*.mjs', 'build/**/*.mjs', 'bin/**/*.cjs', '*.config.mjs'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ['bin/**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['shared/**/*.ts'],

@@ -1,4 +1,3 @@
-/* global process, console */
 // Draws build/icon.png (512×512) from the same geometry as build/icon.svg, with no image
 // library: shapes are tested per sub-pixel (4×4 supersampling) and the result is written as a PNG
 // with node:zlib. Run: node build/make-icon.mjs [size]

@@ -1,4 +1,3 @@
-/* global process, console */
 // `npm run dist` (after `npm run build`): packages the app with electron-builder.
 // electron-builder's npmRebuild (electron-builder.yml) rebuilds better-sqlite3 for Electron *in place*
 // in node_modules, which would leave the CLI, browser mode and the tests with a binary Node cannot

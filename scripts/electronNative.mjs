@@ -1,4 +1,3 @@
-/* global process, console */
 // Helpers for scripts/start.mjs, kept apart so vitest can test them (test/electron/startScript.test.ts).
 //
 // node_modules/better-sqlite3 is compiled for Node (the CLI, browser mode and the tests need that).

@@ -1,4 +1,3 @@
-/* global process, console */
 // `npm start` (after `npm run build`): launches the Electron app from this checkout.
 //   1. stops with one line when the Electron binary was never downloaded
 //      (npm install with ELECTRON_SKIP_BINARY_DOWNLOAD=1);
