@@ -91,6 +91,7 @@ export function readFioJson(doc: unknown, first: number, last: number): JsonResu
       push(m, metric('iops_samples', n(d.iops_samples), 'count', L, 'iops_samples', lines));
     }
     const m = rep.metrics;
+    push(m, metric('errors', n(job.error), 'count', {}, 'error', lines));
     push(m, metric('cpu_user_percent', n(job.usr_cpu), '%', {}, 'usr_cpu', lines));
     push(m, metric('cpu_system_percent', n(job.sys_cpu), '%', {}, 'sys_cpu', lines));
     push(m, metric('context_switches', n(job.ctx), 'count', {}, 'ctx', lines));

@@ -30,10 +30,12 @@ export function readTerse(line: string, lineNo: number): TerseResult | string {
   if (ver === 2) i = 1; else { version = f[1]; i = 2; }
   const name = f[i] ?? '';
   const group = f[i + 1] ?? '0';
+  const error = Number(f[i + 2]);
   i += 3;
   const lines = [lineNo, lineNo] as const;
   const job: JobReport = { name, group, metrics: [], first: lineNo, last: lineNo };
   const m = job.metrics;
+  push(m, metric('errors', error, 'count', {}, 'error', [lineNo, lineNo]));
   // layout of a direction block: status fields S (3 or 4), then slat4 clat4 [pct20] lat4 bw5 [v5: 6]
   const firstPct = f.findIndex((x, k) => k >= i && x.includes('%='));
   const hasPct = firstPct >= 0;
