@@ -20,6 +20,8 @@ const TOTALS: [string, number, number, number | undefined][] = [
   ['strace-ff-o-tail.txt', 223, 35, 0.011777],
   // 671: the thread's "<... exit resumed>) = ?" is not a returned call either
   ['strace-f-t-s200.txt', 671, 88, undefined],
+  // -k stack frames (" > …") under each call, -i "[ip]" and -n "[ nr]" prefixes; 30 results less exit_group
+  ['strace-k-i-n.txt', 29, 1, undefined],
 ];
 
 describe('strace-log parser', () => {

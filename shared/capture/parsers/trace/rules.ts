@@ -134,9 +134,11 @@ const irqDominated: FindingRule = {
     const share = (top[1].v / total) * 100;
     const irq = top[0];
     const desc = top[1].m.labels?.description;
+    // arm64 names its IPIs IPI0…IPI6 and describes them: map them to the x86 names
+    const key = IRQ_TEXT[irq] ? irq : desc && /^Rescheduling interrupts/.test(desc) ? 'RES' : desc && /^Function call interrupts/.test(desc) ? 'CAL' : desc && /^Timer (broadcast )?interrupts/.test(desc) && /^IPI/.test(irq) ? 'LOC' : irq;
     const device = desc ? desc.split(' ').pop() : undefined;
-    const why = IRQ_TEXT[irq] ?? `device interrupts${device ? ` of ${device}` : ''}: the device (disk, NIC queue…) is busy; check that its queues are spread over CPUs (irqbalance, smp_affinity)`;
-    const severity = share > 50 && irq !== 'LOC' ? 'warning' : 'info';
+    const why = IRQ_TEXT[key] ?? `device interrupts${device ? ` of ${device}` : ''}: the device (disk, NIC queue…) is busy; check that its queues are spread over CPUs (irqbalance, smp_affinity)`;
+    const severity = share > 50 && key !== 'LOC' ? 'warning' : 'info';
     const f: Finding = {
       id: 'irq.dominated-by',
       severity,

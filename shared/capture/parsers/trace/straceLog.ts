@@ -9,7 +9,11 @@ import { promptCommand } from '../../text';
 import { StraceSummarySink } from './straceSummary';
 import { emptyOutput, metric, snippet, table, Warnings } from './helpers';
 
-const PREFIX = /^(?:\[pid\s+(\d+)\]\s+|(\d+)\s+(?=\S))?(?:(\d{1,2}:\d{2}:\d{2}(?:\.\d+)?)\s+|(\d{9,}\.\d+)\s+|\s*(\d+\.\d{6})\s+)?/;
+/**
+ * [pid N] or "N " (-f with -o), then a -t/-tt/-ttt/-r timestamp (µs or ns), then -i "[ip]" / -n "[ nr]" brackets.
+ * Every part is optional and anchored, so this never backtracks far.
+ */
+const PREFIX = /^(?:\[pid\s+(\d+)\]\s+|(\d+)\s+(?=\S))?(?:(\d{1,2}:\d{2}:\d{2}(?:\.\d+)?)\s+|(\d{9,}\.\d+)\s+|\s*(\d+\.\d{6,9})\s+)?(?:\[[^\]\s]{1,20}\]\s+|\[\s*\d{1,4}\]\s+){0,2}/;
 const CALL = /^([a-z_][a-z0-9_]*)\(/;
 const RESUMED = /^<\.\.\. ([a-z_][a-z0-9_]*) resumed>/;
 const RESULT_TAIL = /^\s*(-?\d+|0x[0-9a-fA-F]+|\?)(?:<[^>]*>)?(?:\s+(E[A-Z0-9_]+|ERESTART\w*)\b)?/;
@@ -21,7 +25,8 @@ function detect(head: readonly string[]): number {
   const n = Math.min(head.length, 500);
   for (let i = 0; i < n; i++) {
     const l = head[i]!;
-    if (l.trim() === '') continue;
+    const lt = l.trim();
+    if (lt === '' || lt.startsWith('> ') || lt.startsWith('strace: ')) continue;
     total++;
     const p = PREFIX.exec(l);
     const rest = p ? l.slice(p[0].length) : l;
@@ -77,6 +82,7 @@ class StraceLogSink implements LineSink {
       if (vm) this.out.toolVersion = 'strace ' + vm[1]!;
       return;
     }
+    if (t.startsWith('> ') && this.sawCall) return; // -k stack frames under a call
     if (t === '<unfinished ...>') { this.cut = null; return; } // the tail of a line cut by "strace: Process N attached"
     if (this.cut) {
       // "clone(child_stack=NULL, flags=…strace: Process 13311 attached" + ", child_tidptr=…) = 13311": join the halves
