@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-/* global process, console, Buffer, performance */
 /**
  * Capture parser throughput bench (sysstat group): bundles shared/capture/registry.ts with esbuild,
  * generates ~200 MB iostat -x and vmstat logs by repeating real samples from the committed

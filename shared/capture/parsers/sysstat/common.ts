@@ -325,7 +325,15 @@ export function hasInterval(cmd: string | undefined): boolean | undefined {
 export class Collector {
   readonly list: Series[] = [];
   private readonly byKey = new Map<string, Series>();
+  private readonly stores = new Map<Series, ValueStore>();
   private anyTimes = false;
+
+  /** the chunked value store of a series (hot paths push here; finish() builds values) */
+  store(s: Series): ValueStore {
+    let st = this.stores.get(s);
+    if (!st) { st = new ValueStore(); this.stores.set(s, st); }
+    return st;
+  }
 
   get(name: string, column: string, unit: Unit, labels?: Labels, extraKey = ''): Series {
     let key = name + '\u0001' + extraKey;
@@ -359,12 +367,60 @@ export class Collector {
 
   /** final list; `sinceBoot` marks values[0] as the since-boot report */
   finish(sinceBoot: boolean, samples?: number): Series[] {
+    for (const [s, st] of this.stores) {
+      // pad before building the exact-size array (padding after it would re-copy it)
+      if (samples !== undefined) while (s.values.length + st.len < samples) st.push(NaN);
+      s.values = st.drain(s.values);
+    }
+    this.stores.clear();
     for (const s of this.list) {
       if (samples !== undefined) while (s.values.length < samples) { s.values.push(NaN); if (s.times) s.times.push(null); }
       if (sinceBoot && s.values.length > 0) s.firstSampleSinceBoot = true;
     }
     void this.anyTimes;
     return this.list;
+  }
+}
+
+const EMPTY = new Float64Array(0);
+
+/**
+ * Column storage for the hot paths: values go into Float64Array chunks (64 values, doubling to 8192)
+ * instead of a growing number[], so a long capture causes no array re-copying or GC churn; the
+ * series' number[] is built once, at the end, at its exact size.
+ */
+export class ValueStore {
+  private readonly chunks: Float64Array[] = [];
+  private cur: Float64Array = EMPTY;
+  private pos = 0;
+  len = 0;
+
+  push(v: number): void {
+    if (this.pos === this.cur.length) {
+      this.cur = new Float64Array(Math.min(8192, Math.max(64, this.cur.length * 2)));
+      this.chunks.push(this.cur);
+      this.pos = 0;
+    }
+    this.cur[this.pos++] = v;
+    this.len++;
+  }
+
+  /** append everything to `into` (or return a new exact-size array when `into` is empty) */
+  drain(into: number[]): number[] {
+    const n = this.len;
+    let out = into;
+    let k = 0;
+    if (into.length === 0 && n < 16_000_000) { out = new Array<number>(n); }
+    for (const c of this.chunks) {
+      const lim = Math.min(c.length, n - k);
+      if (out === into) for (let j = 0; j < lim; j++) { out.push(c[j]!); k++; }
+      else for (let j = 0; j < lim; j++) out[k++] = c[j]!;
+    }
+    this.chunks.length = 0;
+    this.cur = EMPTY;
+    this.pos = 0;
+    this.len = 0;
+    return out;
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Series, Unit } from '../../types';
 import {
-  Collector, SCAN, bannerFacts, commandLine, emptyOutput, genericName, hasFlag, hasInterval, humanNum,
+  Collector, SCAN, type ValueStore, bannerFacts, commandLine, emptyOutput, genericName, hasFlag, hasInterval, humanNum,
   parseBanner, parseStampLine, restIsBlank, scanFields, scanNumbers, tokNum, versionLine, widenLines,
 } from './common';
 
@@ -104,7 +104,7 @@ interface Header {
   ptr: number;
 }
 
-interface DevEntry { name: string; pos: number; series: Series[]; arrs: number[][]; lastSample: number; first: number; last: number; timed: boolean }
+interface DevEntry { name: string; pos: number; series: Series[]; arrs: ValueStore[]; lastSample: number; first: number; last: number; timed: boolean }
 
 const MAX_FIELDS = 64;
 
@@ -181,7 +181,7 @@ class IostatSink implements LineSink {
     if (e.first < 0) e.first = lineNo;
     e.last = lineNo;
     const arrs = e.arrs, op = h.op, mult = h.mult;
-    if (arrs[0]!.length !== idx) this.pad(e, idx);
+    if (arrs[0]!.len !== idx) this.pad(e, idx);
     for (let k = 0; k < need; k++) {
       const o = op[k];
       const v = vals[k]!;
@@ -199,25 +199,25 @@ class IostatSink implements LineSink {
       const sp = h.specs[i]!;
       series.push(this.col.get(sp.name, h.cols[i]!, sp.unit, { device: dev }));
     }
-    const e: DevEntry = { name: dev, pos: h.seq.length, series, arrs: series.map((s) => s.values), lastSample: -2, first: -1, last: -1, timed: false };
+    const e: DevEntry = { name: dev, pos: h.seq.length, series, arrs: series.map((sr) => this.col.store(sr)), lastSample: -2, first: -1, last: -1, timed: false };
     h.byDevice.set(dev, e);
     h.seq.push(e);
     return e;
   }
 
+  /** NaN for the reports this device missed (it appeared late, or -z left it out) */
   private pad(e: DevEntry, idx: number): void {
-    for (const s of e.series) {
-      while (s.values.length < idx) { s.values.push(NaN); if (s.times) s.times.push(null); }
-      // a second row for the same sample index cannot happen (a repeat starts a new sample)
-    }
+    for (const st of e.arrs) while (st.len < idx) st.push(NaN);
   }
 
+  /** times run parallel to the values (null where no -t stamp was seen) */
   private pushTimes(e: DevEntry): void {
     e.timed = true;
+    const n = e.arrs[0]!.len;
     for (const s of e.series) {
-      if (!s.times) s.times = new Array<number | null>(s.values.length - 1).fill(null);
-      while (s.times.length < s.values.length - 1) s.times.push(null);
-      s.times.push(this.time);
+      const t = (s.times ??= []);
+      while (t.length < n - 1) t.push(null);
+      t.push(this.time);
     }
   }
 
@@ -250,13 +250,23 @@ class IostatSink implements LineSink {
     this.firstDataSeen = true;
     if (e.first < 0) e.first = lineNo;
     e.last = lineNo;
-    if (e.arrs[0]!.length !== idx) this.pad(e, idx);
+    if (e.arrs[0]!.len !== idx) this.pad(e, idx);
     for (let k = 0; k < vals.length; k++) e.arrs[k]!.push(vals[k]!);
     if (this.time !== null || e.timed) this.pushTimes(e);
     return true;
   }
 
+  private lastHeaderText = '';
+  private lastHeader: Header | null = null;
+
   private slowLine(text: string, n: number, lineNo: number): void {
+    if (text === this.lastHeaderText && this.lastHeader !== null) {
+      // the repeated device header of every report
+      this.header = this.lastHeader;
+      this.expectCpu = 0;
+      this.noteBlankHint();
+      return;
+    }
     const t = text.trim();
     const first = text.slice(this.starts[0]!, this.ends[0]!);
     // the avg-cpu values (tolerates a stray line between the header and its row)
@@ -279,6 +289,8 @@ class IostatSink implements LineSink {
     }
     if (first === 'Device:' || first === 'Device' || (n > 1 && text.slice(this.starts[n - 1]!, this.ends[n - 1]!) === 'Device')) {
       this.setHeader(t.split(/\s+/));
+      this.lastHeaderText = text;
+      this.lastHeader = this.header;
       this.noteBlankHint();
       return;
     }
@@ -383,7 +395,11 @@ class IostatSink implements LineSink {
     let sinceBoot = !this.skipFirstHint;
     if (cmd !== undefined) sinceBoot = !hasFlag(cmd, 'y');
     if (cmd !== undefined && hasInterval(cmd) === false) sinceBoot = true;
-    for (const h of this.headers.values()) for (const e of h.seq) for (const sr of e.series) widenLines(sr, e.first, e.last);
+    for (const h of this.headers.values()) {
+      for (const e of h.seq) {
+        for (const sr of e.series) widenLines(sr, e.first, e.last);
+      }
+    }
     this.out.series = this.col.finish(sinceBoot, this.sample + 1);
     if (this.out.series.length === 0 && this.out.warnings.length === 0) this.out.warnings.push('no iostat reports found');
     const metrics: Metric[] = [];

@@ -4,7 +4,7 @@
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Series, Unit } from '../../types';
 import {
-  Collector, SCAN, commandLine, emptyOutput, hasFlag, numAt, parseStampLine, restIsBlank, scanNumbers, versionLine, widenLines,
+  Collector, SCAN, type ValueStore, commandLine, emptyOutput, hasFlag, numAt, parseStampLine, restIsBlank, scanNumbers, versionLine, widenLines,
 } from './common';
 
 interface ColSpec { name: string; unit: Unit; /** 'mem' columns scale with -S, 'ms' are milliseconds */ kind?: 'mem' | 'ms' | 'sector' }
@@ -58,7 +58,7 @@ function unitFromCommand(cmd: string | undefined): number {
   return m ? UNIT_MULT[m[1]!]! : 1024;
 }
 
-interface Layout { specs: ColSpec[]; cols: string[]; series: Series[] | null; arrs: number[][]; memCol: Uint8Array; stamp: boolean; first: number; last: number }
+interface Layout { specs: ColSpec[]; cols: string[]; series: Series[] | null; arrs: ValueStore[]; memCol: Uint8Array; stamp: boolean; first: number; last: number }
 
 const MAX_FIELDS = 48;
 
@@ -99,16 +99,18 @@ class VmstatSink implements LineSink {
     } else if (!restIsBlank(text, SCAN.end)) return false;
     if (L.series === null) {
       L.series = L.cols.map((c, i) => this.col.get(L.specs[i]!.name, c, L.specs[i]!.unit));
-      L.arrs = L.series.map((s) => s.values);
+      L.arrs = L.series.map((sr) => this.col.store(sr));
     }
     const arrs = L.arrs, memCol = L.memCol, mem = this.memMult;
     const idx = this.sample++;
-    if (arrs[0]!.length !== idx) this.pad(L, idx);
+    if (arrs[0]!.len !== idx) this.pad(L, idx);
     for (let i = 0; i < ncol; i++) arrs[i]!.push(memCol[i] === 1 ? vals[i]! * mem : vals[i]!);
     if (time !== undefined || L.series[0]!.times) {
+      const n = arrs[0]!.len;
       for (const s of L.series) {
-        if (!s.times) s.times = new Array<number | null>(s.values.length - 1).fill(null);
-        s.times.push(time ?? null);
+        const t = (s.times ??= []);
+        while (t.length < n - 1) t.push(null);
+        t.push(time ?? null);
       }
     }
     if (L.first < 0) L.first = lineNo;
@@ -118,7 +120,7 @@ class VmstatSink implements LineSink {
   }
 
   private pad(L: Layout, idx: number): void {
-    for (const s of L.series!) while (s.values.length < idx) { s.values.push(NaN); if (s.times) s.times.push(null); }
+    for (const st of L.arrs) while (st.len < idx) st.push(NaN);
   }
 
   private slowLine(text: string, _n: number, lineNo: number): void {
@@ -212,7 +214,11 @@ class VmstatSink implements LineSink {
 
   end(): ParseOutput {
     void this.active;
-    for (const L of this.layouts.values()) if (L.series) for (const sr of L.series) widenLines(sr, L.first, L.last);
+    for (const L of this.layouts.values()) {
+      if (!L.series) continue;
+      for (const sr of L.series) widenLines(sr, L.first, L.last);
+    }
+
     this.out.series = this.col.finish(false);
     // values[0] of the per-sample layout is the since-boot average unless -y; -d counters are totals
     if (!this.skipFirst) for (const s of this.out.series) if (!s.name.endsWith('_total') && s.name !== 'io_in_progress') s.firstSampleSinceBoot = true;
