@@ -75,6 +75,15 @@ describe('ini parser', () => {
     expect(d.find((x) => x.key === 'memory_limit')).toEqual({ scope: 'php', key: 'memory_limit', before: '128M', after: '-1' });
   });
 
+  it('reads php -i | grep rows without the phpinfo() banner', () => {
+    const rows = fx('php-i-format.txt').split('\n').filter((l) => l.startsWith('opcache.'));
+    const c = parseText(['$ php -i | grep opcache', ...rows].join('\n'));
+    expect(c.kind).toBe('ini');
+    expect(c.confidence).toBe(0.5);
+    expect(c.command).toBe('php -i | grep opcache');
+    expect(c.settings).toEqual({ 'opcache.enable': 'On', 'opcache.enable_cli': 'Off', 'opcache.revalidate_freq': '2', 'opcache.validate_timestamps': 'On' });
+  });
+
   it('does not claim sysctl.conf, os-release or KEY=value files', () => {
     expect(parseText(readFileSync(join(__dirname, '../fixtures/captures/sysctl/sysctl-conf.txt'), 'utf8')).kind).toBe('sysctl');
     expect(parseText('NAME="Debian GNU/Linux"\nVERSION_ID="12"\nID=debian\nHOME_URL="https://www.debian.org/"\n').kind).not.toBe('ini');

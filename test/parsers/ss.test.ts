@@ -62,6 +62,10 @@ describe('ss parser', () => {
     expect(c.kind).toBe('ss');
     expect(byState(c)).toEqual({ time_wait: 19, listen: 1 });
     expect(c.warnings).toEqual([]);
+    // pasted without the indentation of the detail lines
+    const flat = parseText(fx('ss-tanei.txt').split('\n').map((l) => l.trim()).join('\n'));
+    expect(byState(flat)).toEqual({ time_wait: 19, listen: 1 });
+    expect(flat.warnings).toEqual([]);
   });
 
   it('takes the state from a "state time-wait" filter on the command line', () => {

@@ -14,6 +14,8 @@ const SECTION = /^\[([^\]\n]{1,200})\]\s*(?:[;#].*)?$/;
 const KV = /^([A-Za-z_$@][\w.$@-]*(?:\[[^\]]*\])?)\s*=\s*(.*)$/;
 const BARE = /^([A-Za-z_][\w.-]*)$/;
 const PHPI_ROW = /^(.+?) => (.*)$/;
+/** a php -i directive row: "opcache.enable => On => On" (also without phpinfo()'s banner: php -i | grep) */
+const DIRECTIVE_ROW = /^[A-Za-z_][\w.[\]-]* => [^=]*(?:=(?!>)[^=]*)* => /;
 const SYSCTL_KEY = /^(?:kernel|vm|net|fs|dev|abi|debug|user|crypto|sunrpc)\./;
 /** keys a php.ini or my.cnf carries even without a section header */
 const PHP_KEY = /^(?:opcache\.|zend_extension$|extension$|memory_limit$|max_execution_time$|upload_max_filesize$|post_max_size$|date\.timezone$|session\.|display_errors$|error_reporting$|pm(?:\.|$)|apc\.|xdebug\.|realpath_cache_|php_(?:admin_)?(?:value|flag)\[)/;
@@ -52,12 +54,13 @@ export const ini: CaptureParser = {
   id: 'ini',
   title: 'INI configuration (php.ini, opcache.ini, php-fpm, my.cnf) and php -i',
   detect(head) {
-    let sections = 0, kv = 0, sysctlKv = 0, phpKv = 0, lowerKv = 0, spacedKv = 0, bare = 0, other = 0, phpinfo = 0, arrows = 0, n = 0;
+    let sections = 0, kv = 0, sysctlKv = 0, phpKv = 0, lowerKv = 0, spacedKv = 0, bare = 0, other = 0, phpinfo = 0, arrows = 0, directives = 0, n = 0;
     for (const raw of head) {
       const line = raw.trim();
       if (!line || line.startsWith(';') || line.startsWith('#')) continue;
       if (n++ > 500) break;
       if (isPhpInfoStart(line)) { phpinfo++; continue; }
+      if (line.length < 1000 && DIRECTIVE_ROW.test(line)) { arrows++; directives++; continue; }
       if (PHPI_ROW.test(line)) { arrows++; continue; }
       if (SECTION.test(line)) { sections++; continue; }
       const m = KV.exec(line);
@@ -74,6 +77,7 @@ export const ini: CaptureParser = {
       other++;
     }
     if (phpinfo && arrows >= 3) return 0.6;
+    if (directives >= 2 && directives >= other && kv + sections === 0) return 0.5; // php -i | grep …
     if (kv === 0) return 0;
     if (sysctlKv > kv / 2) return 0; // sysctl.conf / sysctl -a
     const ratio = (kv + sections + bare) / (kv + sections + bare + other);
@@ -119,7 +123,7 @@ export const ini: CaptureParser = {
           const c = promptCommand(line);
           if (c) { out.command = c; return; }
         }
-        if (!phpinfo && isPhpInfoStart(line)) phpinfo = true;
+        if (!phpinfo && (isPhpInfoStart(line) || (line.length < 1000 && DIRECTIVE_ROW.test(line)))) phpinfo = true;
         if (phpinfo) {
           const v = /^PHP Version => (\S+)/.exec(line);
           if (v) { out.toolVersion ??= `PHP ${v[1]}`; return; }

@@ -33,6 +33,9 @@ function filterState(cmd: string): string | undefined {
   return states.length === 1 ? states[0] : undefined;
 }
 
+/** -i / -m / -e detail text (when pasted without its indentation) */
+const DETAIL = /^(?:(?:bbr|cubic|reno|dctcp|htcp|vegas|westwood|bic|illinois|hybla|scalable|yeah|lp|veno|highspeed|nv|cdg)\b|skmem:\(|ts\b|sack\b|ecn\b|wscale:|rto:|rtt:|mss:|cwnd:|timer:\(|ino:|uid:)|\b(?:cwnd|rtt|rto|wscale|bytes_acked|bytes_received|segs_out|segs_in|send|pacing_rate|delivery_rate|lastsnd|lastrcv|lastack|minrtt|rcv_space|rcv_ssthresh):\S/;
+
 function isNumber(s: string | undefined): boolean { return s !== undefined && /^\d+$/.test(s); }
 
 export const ss: CaptureParser = {
@@ -143,7 +146,10 @@ export const ss: CaptureParser = {
         if (hasNetid ?? (f[0] !== undefined && NETIDS.test(f[0]))) netid = f[i++];
         if (hasState ?? (f[i] !== undefined && SS_STATES.has(f[i]!))) state = f[i++];
         if (hasState === false) state = fixedState ?? 'UNKNOWN';
-        if (state === undefined || !isNumber(f[i]) || !isNumber(f[i + 1]) || f.length < i + 4) { bad(lineNo, line); return; }
+        if (state === undefined || !isNumber(f[i]) || !isNumber(f[i + 1]) || f.length < i + 4) {
+          if (!DETAIL.test(line)) bad(lineNo, line);
+          return;
+        }
         if (hasNetid === undefined && hasState === undefined && !SS_STATES.has(state)) { bad(lineNo, line); return; }
         let local = f[i + 2]!;
         // unix sockets: "path inode"; give them no port
