@@ -15,6 +15,7 @@ import { toCaptureJson } from '../../shared/capture/json';
 import { summarizeSeries } from '../../shared/capture/series';
 import type { ParsedCapture } from '../../shared/capture/types';
 import { TunebookError } from '../../shared/api';
+import { diffSettings } from '../../shared/capture/parsers/settings/diff';
 
 const HELP = `Tunebook ${APP_VERSION} — a lab notebook for performance tuning
 
@@ -30,6 +31,8 @@ Usage:
       --tables                        include parser tables (process lists, per-syscall tables …)
       --kind KIND                     skip detection and use this parser (see --kinds)
       --kinds                         list the capture kinds Tunebook reads
+  tunebook diff BEFORE AFTER [--json]  settings that differ between two snapshots (sysctl -a,
+                                      ulimit -a, php.ini …): the config changes between them
   tunebook --version | --help
 
 Environment: TUNEBOOK_USER_DATA sets the folder for the default notebook and the recent list.
@@ -119,6 +122,31 @@ async function parse(argv: string[]): Promise<number> {
   return 0;
 }
 
+/** The scope a settings capture's changes belong to: the tool, or the file name for config files. */
+function settingsScope(c: ParsedCapture): string {
+  return c.kind === 'ini' ? c.file ?? 'config file' : c.kind;
+}
+
+async function diff(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, kind: { type: 'string' } } });
+  if (positionals.length !== 2) throw new TunebookError('invalid', 'give two settings snapshots: tunebook diff BEFORE AFTER');
+  for (const p of positionals) if (!existsSync(p)) throw new TunebookError('not-found', `no such file: ${p}`);
+  const [before, after] = await parseFiles(positionals, values.kind ? { kind: values.kind } : {});
+  for (const c of [before!, after!]) {
+    if (Object.keys(c.settings).length === 0) throw new TunebookError('invalid', `${c.file} holds no settings (read as ${c.kind}); diff takes sysctl, ulimit or ini-style captures`);
+  }
+  if (before!.kind !== after!.kind) throw new TunebookError('invalid', `the two files are different kinds (${before!.kind} and ${after!.kind})`);
+  const changes = diffSettings(before!.settings, after!.settings, settingsScope(after!));
+  if (values.json) {
+    process.stdout.write(JSON.stringify(changes, null, 2) + '\n');
+  } else if (changes.length === 0) {
+    console.log('no differences');
+  } else {
+    for (const c of changes) console.log(`${c.key}: ${c.before ?? '(unset)'} → ${c.after ?? '(unset)'}`);
+  }
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   switch (cmd) {
@@ -133,6 +161,8 @@ async function main(argv: string[]): Promise<number> {
       return -1; // keeps running
     case 'parse':
       return parse(rest);
+    case 'diff':
+      return diff(rest);
     default:
       console.error(`tunebook: unknown command "${cmd}"\n`);
       process.stderr.write(HELP);

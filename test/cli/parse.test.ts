@@ -112,3 +112,24 @@ describe('tunebook parse --json', () => {
     expect(out).toMatch(/iops \{direction=write\} = 43,000 1\/s/);
   });
 });
+
+describe('tunebook diff', () => {
+  it('turns two sysctl snapshots into config changes (case study B, step 4)', () => {
+    const before = path.join(dir, 'sysctl-before.txt');
+    const after = path.join(dir, 'sysctl-after.txt');
+    writeFileSync(before, 'net.ipv4.tcp_max_tw_buckets = 262144\nnet.ipv4.ip_local_port_range = 32768\t60999\nnet.ipv4.tcp_tw_reuse = 0\nvm.swappiness = 30\n');
+    writeFileSync(after, 'net.ipv4.tcp_max_tw_buckets = 6000\nnet.ipv4.ip_local_port_range = 1024\t65000\nnet.ipv4.tcp_tw_reuse = 1\nnet.ipv4.tcp_tw_recycle = 1\nvm.swappiness = 30\n');
+    const out = JSON.parse(execFileSync(process.execPath, [cli, 'diff', '--json', before, after], { encoding: 'utf8', env })) as unknown[];
+    expect(out).toEqual([
+      { scope: 'sysctl', key: 'net.ipv4.ip_local_port_range', before: '32768\t60999', after: '1024\t65000' },
+      { scope: 'sysctl', key: 'net.ipv4.tcp_max_tw_buckets', before: '262144', after: '6000' },
+      { scope: 'sysctl', key: 'net.ipv4.tcp_tw_recycle', before: null, after: '1' },
+      { scope: 'sysctl', key: 'net.ipv4.tcp_tw_reuse', before: '0', after: '1' },
+    ]);
+    const text = execFileSync(process.execPath, [cli, 'diff', before, after], { encoding: 'utf8', env });
+    expect(text).toContain('net.ipv4.tcp_tw_recycle: (unset) → 1');
+    const bad = spawnSync(process.execPath, [cli, 'diff', before, seed('fdisk-l-vda.txt')], { encoding: 'utf8', env });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/holds no settings/);
+  });
+});
