@@ -62,6 +62,10 @@ describe('ss parser', () => {
     expect(c.kind).toBe('ss');
     expect(byState(c)).toEqual({ time_wait: 19, listen: 1 });
     expect(c.warnings).toEqual([]);
+    const est = parseText(fx('ss-tnimoe.txt'));
+    expect(byState(est)).toEqual({ established: 2 });
+    expect(est.warnings).toEqual([]);
+    expect(parseText(fx('ss-tnimoe.txt').replace(/^[\t ]+/gm, '')).warnings).toEqual([]);
     // pasted without the indentation of the detail lines
     const flat = parseText(fx('ss-tanei.txt').split('\n').map((l) => l.trim()).join('\n'));
     expect(byState(flat)).toEqual({ time_wait: 19, listen: 1 });
