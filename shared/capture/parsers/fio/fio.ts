@@ -452,9 +452,13 @@ class FioSink implements LineSink {
     // disk stats: from the chosen source, else any
     const disks = this.disks[src].length ? this.disks[src] : this.disks.normal.length ? this.disks.normal : this.disks.json.length ? this.disks.json : this.disks.terse;
     // headline fallback: a truncated capture may only have the run status lines
+    const haveBw = new Set<string>();
+    for (const x of metrics) if (x.name === 'bandwidth_bytes_per_second') haveBw.add(x.labels?.direction ?? '');
     for (const gm of this.groupMetrics) {
-      if (gm.name === 'group_bandwidth_bytes_per_second' && !metrics.some((x) => x.name === 'bandwidth_bytes_per_second' && x.labels?.direction === gm.labels?.direction)) {
-        metrics.push({ ...gm, name: 'bandwidth_bytes_per_second', labels: { direction: gm.labels!.direction! } });
+      const dir = gm.labels?.direction ?? '';
+      if (gm.name === 'group_bandwidth_bytes_per_second' && !haveBw.has(dir)) {
+        haveBw.add(dir);
+        metrics.push({ ...gm, name: 'bandwidth_bytes_per_second', labels: { direction: dir } });
       }
     }
     metrics.push(...this.groupMetrics, ...disks);

@@ -84,7 +84,7 @@ export function finishJobs(jobs: readonly JobReport[]): Metric[] {
     const n = (seen.get(key) ?? 0) + 1;
     seen.set(key, n);
     const job = n === 1 ? j.name : `${j.name}#${n}`;
-    for (const m of j.metrics) out.push({ ...m, labels: { ...m.labels, job, group: j.group } });
+    for (const m of j.metrics) { m.labels = { ...m.labels, job, group: j.group }; out.push(m); }
   }
   return out;
 }
