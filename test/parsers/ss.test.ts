@@ -57,6 +57,15 @@ describe('ss parser', () => {
     expect(tunlp.warnings).toEqual([]);
   });
 
+  it('takes the port after the last colon: [v6]:port, %iface scopes, *:*', () => {
+    // the real -tan capture with its addresses rewritten to link-local forms (derived variant)
+    const t = fx('ss-tan.txt').replace(/127\.0\.0\.1:18500/g, '[fe80::5054:ff:fe02:fcf3]%eth1:18500').replace('0.0.0.0:*', '*:*');
+    const c = parseText(t);
+    expect(byState(c)).toEqual({ time_wait: 301, established: 4, listen: 2 });
+    expect(c.tables!.connections_by_local_port!.rows[0]!.slice(0, 2)).toEqual(['18500', 302]);
+    expect(c.tables!.listeners!.rows[0]![1]).toBe('[fe80::5054:ff:fe02:fcf3]%eth1:18500');
+  });
+
   it('skips the -e/-i detail lines', () => {
     const c = parseText(fx('ss-tanei.txt'));
     expect(c.kind).toBe('ss');
