@@ -86,6 +86,26 @@ describe('perf-stat parser', () => {
     expect(val(de, 'elapsed_seconds')).toBe(0.301784608);
   });
 
+  it('reads --per-thread (comm-tid prefixes, spaces in comm) and --per-core (S0-D0-C0 + cpu count)', () => {
+    const t = parseText(read('perf-stat-per-thread.txt'));
+    expect(t.kind).toBe('perf-stat');
+    expect(t.warnings).toEqual([]);
+    expect(val(t, 'counter_value', { event: 'task-clock', thread: 'chromium-20474' })).toBe(0.16098);
+    expect(val(t, 'counter_value', { event: 'context-switches', thread: 'npm exec tsc -p-20223' })).toBe(1);
+    const c = parseText(read('perf-stat-per-core.txt'));
+    expect(c.warnings).toEqual([]);
+    expect(val(c, 'counter_value', { event: 'context-switches', aggregate: 'S0-D0-C1' })).toBe(429);
+    expect(val(c, 'counter_value', { event: 'task-clock', aggregate: 'S0-D0-C0' })).toBe(0.20174);
+  });
+
+  it('reads -x, with -I and -A (interval and CPU columns)', () => {
+    const c = parseText(read('perf-stat-x-I-A.txt'));
+    expect(c.kind).toBe('perf-stat');
+    expect(c.warnings).toEqual([]);
+    expect(c.series.find((s) => s.labels?.event === 'context-switches' && s.labels.cpu === '1')!.values).toEqual([1933, 1054]);
+    expect(val(c, 'counter_value', { event: 'task-clock', cpu: '0' })).toBe(0.31709);
+  });
+
   it('reads -I interval output as series', () => {
     const c = parseText(read('perf-stat-I300-a.txt'));
     expect(c.kind).toBe('perf-stat');

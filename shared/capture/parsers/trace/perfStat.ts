@@ -19,7 +19,7 @@ function detect(head: readonly string[]): number {
     if (/Performance counter stats for /.test(l)) return 0.97;
     if (/^#\s+time\s+(CPU\s+|core\s+|socket\s+|die\s+|node\s+|comm\s+)?.*counts\s+unit\s+events/.test(l.trim())) return 0.95;
     if (/^\{.*"counter-value"\s*:/.test(l) && /"event"\s*:/.test(l)) return 0.95;
-    if (/^[^,;]*[,;](msec|ns|)?[,;][a-z][\w:./-]*(?:[,;][^,;]*){1,6}$/.test(l) && /(task-clock|cpu-clock|context-switches|cycles|instructions|page-faults|cpu-migrations|branch|cache|<not supported>|<not counted>)/.test(l)) csv++;
+    if (csvLike(l)) csv++;
     if (/^\s*(?:[\d.,]+|<not supported>|<not counted>)\s+(msec\s+)?(task-clock|cpu-clock|context-switches|cycles|instructions|page-faults|cpu-migrations|branches|branch-misses)\b/.test(l)) counters++;
   }
   if (csv >= 2) return 0.75;
@@ -77,12 +77,13 @@ class PerfStatSink implements LineSink {
   }
 
   private looksCsv(t: string): boolean {
-    const m = /^[^\s,;]*([,;])/.exec(t);
+    const m = /^\s*[^\s,;]*([,;])/.exec(t);
     if (!m) return false;
     const f = t.split(m[1]!);
     if (f.length < 3) return false;
     for (let i = 0; i + 2 < f.length; i++) {
-      if ((VALUE.test(f[i]!) || NOT.test(f[i]!)) && /^[a-zA-Z][\w:./=,-]*/.test(f[i + 2]!)) { this.csvSep = m[1]!; return true; }
+      const v = f[i]!.trim();
+      if ((VALUE.test(v) || NOT.test(v)) && /^[A-Za-z%/]*$/.test(f[i + 1]!) && /^[a-zA-Z][\w:./=,-]*/.test(f[i + 2]!)) { this.csvSep = m[1]!; return true; }
     }
     return false;
   }
@@ -90,8 +91,9 @@ class PerfStatSink implements LineSink {
   private csv(t: string, lineNo: number): boolean {
     const f = t.split(this.csvSep!);
     for (let i = 0; i + 2 < f.length; i++) {
-      const v = f[i]!;
+      const v = f[i]!.trim();
       if (!(VALUE.test(v) || NOT.test(v))) continue;
+      if (!/^[A-Za-z%/]*$/.test(f[i + 1]!)) continue; // the unit field: "msec", "" …
       const event = f[i + 2]!;
       if (!/^[a-zA-Z][\w:./=,-]*/.test(event)) continue;
       const labels: Record<string, string> = {};
@@ -102,7 +104,7 @@ class PerfStatSink implements LineSink {
       if (pre.length) {
         const id = pre[0]!.trim();
         const cm = /^CPU(\d+)$/.exec(id);
-        if (cm) labels.cpu = cm[1]!; else if (id) labels.aggregate = id;
+        if (cm) labels.cpu = cm[1]!; else if (/-\d+$/.test(id) && !/^S\d/.test(id)) labels.thread = id; else if (id) labels.aggregate = id;
       }
       const r: Reading = { event, raw: v, unit: f[i + 1] ?? '', labels, line: lineNo };
       const nm = NOT.exec(v);
@@ -164,6 +166,11 @@ class PerfStatSink implements LineSink {
       i++;
       // --per-core / --per-socket print the number of CPUs aggregated next
       if (!cm && f[i] && /^\d+$/.test(f[i]!) && f[i + 1] && (VALUE.test(f[i + 1]!) || f[i + 1]!.startsWith('<'))) i++;
+    } else if (f[i] && !isValueToken(f[i]!)) {
+      // --per-thread: "comm-tid" (the comm may contain spaces) before the value
+      let j = i;
+      while (j < f.length && j < i + 8 && !isValueToken(f[j]!)) j++;
+      if (j > i && j < f.length && /-\d+$/.test(f[j - 1]!)) { labels.thread = f.slice(i, j).join(' '); i = j; }
     }
     let raw = f[i];
     if (raw === undefined) return false;
@@ -271,6 +278,25 @@ class PerfStatSink implements LineSink {
     out.warnings = this.w.done();
     return out;
   }
+}
+
+const KNOWN_EVENT = /^(task-clock|cpu-clock|context-switches|cs|cycles|instructions|page-faults|faults|cpu-migrations|migrations|branches|branch-misses|branch-instructions|cache-references|cache-misses|stalled-cycles-frontend|stalled-cycles-backend|bus-cycles|ref-cycles|minor-faults|major-faults|L1-[\w-]+|LLC-[\w-]+|dTLB-[\w-]+|iTLB-[\w-]+|[\w-]+:[\w:]+|cpu\w*\/[^/]+\/\w*)(:[ukhGHpP]+)?$/;
+
+/** A perf stat -x line: [interval,][aggregation,[count,]]value,unit,event,… with a known event name. */
+function csvLike(l: string): boolean {
+  for (const sep of [',', ';']) {
+    if (!l.includes(sep)) continue;
+    const f = l.split(sep);
+    for (let i = 0; i + 2 < f.length && i < 4; i++) {
+      const v = f[i]!.trim();
+      if ((VALUE.test(v) || NOT.test(v)) && /^[A-Za-z%/]*$/.test(f[i + 1]!) && KNOWN_EVENT.test(f[i + 2]!)) return true;
+    }
+  }
+  return false;
+}
+
+function isValueToken(t: string): boolean {
+  return t === '<not' || (VALUE.test(t) && /\d/.test(t));
 }
 
 /** Drop binary floating-point noise from unit conversions (0.6012000000000001 → 0.6012). */
