@@ -154,6 +154,17 @@ describe('iostat parser', () => {
     for (const n of ['x-t-en_US.txt', 'x-t-de_DE.txt', 'x-t-zh_CN.txt', 'x-t-iso.txt']) expect(parse(n).warnings).toEqual([]);
   });
 
+  it('reads the sysstat 9 "Time:" stamp on the banner date', () => {
+    const lines = rd('iostat-x-d-1-during-seqwrite.txt').split('\n');
+    // a derived variant: sysstat 9 printed "Time: hh:mm:ss AM" before each report
+    const text = [...lines.slice(0, 3), 'Time: 09:04:54 AM', ...lines.slice(3, 5), '', 'Time: 09:04:55 AM', lines[3], lines[5]].join('\n');
+    const c = parseText(text);
+    expect(c.warnings).toEqual([]);
+    const w = series(c, 'writes_per_second', { device: 'vda' });
+    expect(w.values).toEqual([2101, 2530]);
+    expect(w.times).toEqual([Date.UTC(2020, 2, 11, 9, 4, 54), Date.UTC(2020, 2, 11, 9, 4, 55)]);
+  });
+
   it('-y: the first report is an interval report (from the command line, or the extra blank line)', () => {
     const c = parse('x-y-1-2.txt');
     expect(series(c, 'writes_per_second', { device: 'vda' }).firstSampleSinceBoot).toBeUndefined();

@@ -4,7 +4,7 @@
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Series, Unit } from '../../types';
 import {
-  Collector, SCAN, type ValueStore, bannerFacts, commandLine, emptyOutput, genericName, hasFlag, hasInterval, humanNum,
+  Clock, Collector, SCAN, type ValueStore, bannerFacts, isAmPm, parseClock, commandLine, emptyOutput, genericName, hasFlag, hasInterval, humanNum,
   parseBanner, parseStampLine, restIsBlank, scanFields, scanNumbers, tokNum, versionLine, widenLines,
 } from './common';
 
@@ -133,6 +133,7 @@ class IostatSink implements LineSink {
   private readonly ends = new Int32Array(MAX_FIELDS);
 
   private readonly vals = new Float64Array(MAX_FIELDS + 1);
+  private readonly clock = new Clock();
 
   line(text: string, lineNo: number): void {
     if (this.json) { this.json.push(text); return; }
@@ -276,6 +277,7 @@ class IostatSink implements LineSink {
       if (b) {
         if (!this.sawBanner) bannerFacts(b, this.out.facts);
         this.sawBanner = true;
+        this.clock.setDay(b.day);
         this.blanksAfterBanner = 0;
         return;
       }
@@ -295,7 +297,14 @@ class IostatSink implements LineSink {
       return;
     }
     if (first.startsWith('{') && (t.startsWith('{"sysstat"') || t === '{')) { this.json = [text]; return; }
-    const stamp = parseStampLine(t);
+    let stamp = parseStampLine(t);
+    if (stamp === undefined && first === 'Time:') {
+      // sysstat 9 and older: "Time: 09:04:54 AM" on the banner's date
+      const f = t.split(/\s+/);
+      const sec = parseClock(f[1] ?? '', isAmPm(f[2]) ? f[2] : undefined);
+      if (sec !== undefined) stamp = this.clock.at(sec) ?? undefined;
+      if (sec !== undefined && stamp === undefined) return;
+    }
     if (stamp !== undefined) {
       if (this.sample < 0 || this.sampleHasData || this.cpuSample === this.sample) { this.pendingTime = stamp; this.newSample(); } else this.time = stamp;
       return;
