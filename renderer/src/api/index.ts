@@ -1,25 +1,51 @@
 /**
  * The one TunebookApi the renderer uses: the preload's `window.tunebook` inside Electron, the HTTP
- * client in browser mode (`tunebook serve`). The UI never knows which host it has.
+ * client in browser mode (`tunebook serve`). The UI never knows which host it has; with either,
+ * a failed call rejects with a TunebookError carrying the host's code and message.
  */
-import type { TunebookApi } from '../../../shared/api';
+import { API_METHODS, TunebookError } from '../../../shared/api';
+import type { ApiMethodName, TunebookApi } from '../../../shared/api';
 import { createHttpClient } from './httpClient';
+
+type ErrorCode = TunebookError['code'];
+const CODES: readonly ErrorCode[] = ['invalid', 'not-found', 'conflict', 'refused', 'internal'];
 
 let instance: TunebookApi | null = null;
 
 export function getApi(): TunebookApi {
-  instance ??= window.tunebook ?? createHttpClient();
+  instance ??= window.tunebook ? fromBridge(window.tunebook) : createHttpClient();
   return instance;
 }
 
-/** Message and code of anything a call threw (errors crossing contextBridge lose their class). */
-export function describeError(e: unknown): { code: string; message: string } {
-  if (e && typeof e === 'object') {
-    const { code, message } = e as { code?: unknown; message?: unknown };
-    let msg = typeof message === 'string' && message ? message : String(e);
-    // Electron's ipcRenderer.invoke prefixes "Error invoking remote method 'x': Error: ".
-    msg = msg.replace(/^Error invoking remote method '[^']*': (?:\w*Error: )?/, '');
-    return { code: typeof code === 'string' ? code : 'internal', message: msg };
+/**
+ * Errors that cross Electron's contextBridge keep only their message (custom properties and the
+ * class are dropped), so the preload writes the code into it as "[code] message"; read it back.
+ */
+export function toTunebookError(e: unknown): TunebookError {
+  if (e instanceof TunebookError) return e;
+  const raw = e && typeof e === 'object' ? e as { code?: unknown; message?: unknown } : { message: String(e) };
+  let message = typeof raw.message === 'string' && raw.message ? raw.message : String(e);
+  // ipcRenderer.invoke, if an error ever escapes the envelope: "Error invoking remote method 'x': Error: …"
+  message = message.replace(/^Error invoking remote method '[^']*': (?:\w*Error: )?/, '');
+  let code: ErrorCode = CODES.includes(raw.code as ErrorCode) ? raw.code as ErrorCode : 'internal';
+  const prefixed = /^\[(invalid|not-found|conflict|refused|internal)\] ([\s\S]*)$/.exec(message);
+  if (prefixed) { code = prefixed[1] as ErrorCode; message = prefixed[2] ?? ''; }
+  return new TunebookError(code, message);
+}
+
+function fromBridge(bridge: TunebookApi): TunebookApi {
+  const api: Record<string, unknown> = { on: ((event, listener) => bridge.on(event, listener)) satisfies TunebookApi['on'] };
+  for (const name of API_METHODS) {
+    const fn = (bridge as unknown as Record<ApiMethodName, (...args: unknown[]) => Promise<unknown>>)[name];
+    api[name] = async (...args: unknown[]) => {
+      try { return await fn(...args); } catch (e) { throw toTunebookError(e); }
+    };
   }
-  return { code: 'internal', message: String(e) };
+  return api as unknown as TunebookApi;
+}
+
+/** Message and code of anything a call threw, for display. */
+export function describeError(e: unknown): { code: string; message: string } {
+  const err = toTunebookError(e);
+  return { code: err.code, message: err.message };
 }
