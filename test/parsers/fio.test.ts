@@ -264,6 +264,10 @@ describe('fio: more real captures (fio 3.33)', () => {
     expect(val(c, 'iops', { direction: 'read', job: 'lp', group: '0' })).toBe(doc.jobs[0]!.read.iops);
     expect(val(c, 'iops', { direction: 'read', job: 'lp#2', group: '0' })).toBe(doc.jobs[1]!.read.iops);
     expect(val(c, 'latency_p99_9_seconds', { direction: 'read', phase: 'lat', job: 'lp#2', group: '0' })).toBe(doc.jobs[1]!.read.lat_ns.percentile['99.900000']! / 1e9);
+    // evidence: each job object's own line range, disk_util its own
+    expect(get(c, 'iops', { direction: 'read', job: 'lp', group: '0' })!.lines).toEqual([8, 279]);
+    expect(get(c, 'iops', { direction: 'read', job: 'lp#2', group: '0' })!.lines).toEqual([280, 551]);
+    expect(get(c, 'disk_util_percent', { device: 'vda' })!.lines).toEqual([552, 565]);
   });
 
   it('a `script` terminal log: CR progress lines, command from the script header, latency finding', () => {

@@ -75,6 +75,7 @@ class FioSink implements LineSink {
   private jsonDepth = 0;
   private jsonFirst = 0;
   private inString = false;
+  private jsonLines: string[] = [];
 
   line(raw: string, lineNo: number): void {
     this.lineCount = lineNo;
@@ -428,18 +429,29 @@ class FioSink implements LineSink {
 
   private finishJson(lineNo: number): void {
     const text = this.json!.join('\n');
+    this.jsonLines = this.json!;
     this.json = null;
     let doc: unknown;
     try { doc = JSON.parse(text); } catch {
       this.warnings.push(`line ${this.jsonFirst}: could not read fio JSON output (lines ${this.jsonFirst}-${lineNo}): not valid JSON`);
       return;
     }
-    const r = readFioJson(doc, this.jsonFirst, lineNo);
+    // line ranges of each job object and of disk_util, for evidence
+    const starts: number[] = [];
+    let disk = -1;
+    this.jsonLines.forEach((l, i) => {
+      if (/^\s*"jobname"\s*:/.test(l)) starts.push(this.jsonFirst + i);
+      else if (/^\s*"disk_util"\s*:/.test(l)) disk = this.jsonFirst + i;
+    });
+    const jobEnd = disk > 0 ? disk - 1 : lineNo;
+    const jobLines = starts.map((st, k) => [st, (starts[k + 1] ?? jobEnd + 1) - 1] as const);
+    const r = readFioJson(doc, this.jsonFirst, lineNo, jobLines, disk > 0 ? [disk, lineNo] : undefined);
     if (r.version) this.toolVersion ??= r.version;
     for (const [k, v] of Object.entries(r.settings)) this.jsonSettings[k] ??= v;
     this.jobs.json.push(...r.jobs);
     this.disks.json.push(...r.disks);
     if (r.bins) this.tables.latency_bins = r.bins;
+    this.jsonLines = [];
   }
 
   end(): ParseOutput {

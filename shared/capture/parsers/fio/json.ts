@@ -21,8 +21,8 @@ export interface JsonResult {
 }
 
 /** Read one parsed fio JSON document. `first`/`last` are the document's line range. */
-export function readFioJson(doc: unknown, first: number, last: number): JsonResult {
-  const lines = [first, last] as const;
+export function readFioJson(doc: unknown, first: number, last: number, jobLines: readonly (readonly [number, number])[] = [], diskLines?: readonly [number, number]): JsonResult {
+  let lines: readonly [number, number];
   const res: JsonResult = { jobs: [], disks: [], settings: {}, bins: undefined };
   const root = obj(doc);
   if (!root) return res;
@@ -31,9 +31,10 @@ export function readFioJson(doc: unknown, first: number, last: number): JsonResu
   if (glob) for (const [k, v] of Object.entries(glob)) if (typeof v === 'string') res.settings[k] = v;
   const binRows: (string | number)[][] = [];
   const jobs = Array.isArray(root.jobs) ? root.jobs : Array.isArray(root.client_stats) ? root.client_stats : [];
-  for (const jv of jobs) {
+  for (const [ji, jv] of jobs.entries()) {
     const job = obj(jv);
     if (!job) continue;
+    lines = jobLines[ji] ?? [first, last];
     const name = typeof job.jobname === 'string' ? job.jobname : '';
     if (name === 'All clients') continue;
     const rep: JobReport = { name, group: String(n(job.groupid) || 0), metrics: [], first, last };
@@ -99,6 +100,7 @@ export function readFioJson(doc: unknown, first: number, last: number): JsonResu
     push(m, metric('minor_faults', n(job.minf), 'count', {}, 'minf', lines));
     res.jobs.push(rep);
   }
+  lines = diskLines ?? [first, last];
   const disks = Array.isArray(root.disk_util) ? root.disk_util : [];
   for (const dv of disks) {
     const d = obj(dv);
