@@ -41,6 +41,7 @@ class PerfStatSink implements LineSink {
   private target: string | undefined;
   private commaDecimal = false;
   private csvSep: string | null = null;
+  private metricLines: { value: string; unit: string; name: string; line: number }[] = [];
 
   line(text: string, lineNo: number): void {
     const t = text.trim();
@@ -49,11 +50,16 @@ class PerfStatSink implements LineSink {
     if (tm) {
       this.target = tm[1] ?? tm[2] ?? (tm[3] ? `${tm[3]} ${tm[4] ?? ''}`.trim() : undefined);
       if (tm[5]) this.runs = Number(tm[5]);
-      if (tm[1] && tm[1] !== 'system wide' && !this.out.command) this.out.command = `perf stat ${tm[1]}`;
+      if (tm[1] && !/^(system wide|CPU\(s\))/.test(tm[1]) && !this.out.command) this.out.command = `perf stat ${tm[1]}`;
       return;
     }
     if (t.startsWith('{')) { this.json(t, lineNo); return; }
-    if (t.startsWith('#')) return; // interval header, comments
+    if (t.startsWith('#')) {
+      // interval header and comments; "#  36.1 %  tma_bad_speculation" continues a metric group
+      const mm = /^#\s*([-\d.,]+)\s*(%?)\s+([A-Za-z_][\w.\-/ ]*?)\s*(\(.*\))?\s*$/.exec(t);
+      if (mm && this.readings.length + this.metricLines.length > 0) this.metricLines.push({ value: mm[1]!, unit: mm[2]!, name: mm[3]!, line: lineNo });
+      return;
+    }
     const sm = /^([\d.,]+)(?:\s+\+-\s+([\d.,]+))?\s+seconds\s+(time elapsed|user|sys)(?:\s+\(\s*\+-\s*([\d.,]+)%\s*\))?/.exec(t);
     if (sm) {
       this.noteDecimal(sm[1]!);
@@ -173,7 +179,12 @@ class PerfStatSink implements LineSink {
       if (j > i && j < f.length && /-\d+$/.test(f[j - 1]!)) { labels.thread = f.slice(i, j).join(' '); i = j; }
     }
     let raw = f[i];
-    if (raw === undefined) return false;
+    if (raw === undefined || (!isValueToken(raw) && hash >= 0)) {
+      // a metric-only line (perf 5.x/6.x metric groups, TopDown): "TopdownL1 (cpu_core)   #  15.3 %  tma_backend_bound"
+      const mm = /^\s*([-\d.,]+)\s*(%?)\s+([A-Za-z_][\w.\-/ ]*?)\s*(\(.*\))?\s*$/.exec(comment);
+      if (mm) { this.metricLines.push({ value: mm[1]!, unit: mm[2]!, name: mm[3]!, line: lineNo }); return true; }
+      return false;
+    }
     let status: string | undefined;
     if (raw === '<not' && f[i + 1]) { raw = `${raw} ${f[i + 1]}`; i++; }
     const nm = NOT.exec(raw);
@@ -267,6 +278,10 @@ class PerfStatSink implements LineSink {
       if (t.varPct !== undefined) metrics.push(metric(name.replace('_seconds', '_stddev_percent'), t.varPct, '%', undefined, '+-', [t.line, t.line]));
     }
     if (this.runs > 1) metrics.push(metric('runs_total', this.runs, 'count', undefined, 'runs'));
+    for (const m of this.metricLines) {
+      const v = this.value(m.value);
+      if (Number.isFinite(v)) metrics.push(metric('perf_metric', v, m.unit === '%' ? '%' : 'ratio', { metric: m.name }, m.name, [m.line, m.line]));
+    }
     if (seriesMap.size) {
       out.series = [...seriesMap.values()].map((s) => { while (s.values.length < intervals.length) s.values.push(NaN); return s; });
     }
