@@ -70,6 +70,18 @@ describe('netstat parser', () => {
     expect(host.warnings).toEqual([]);
   });
 
+  it('reads German (de_DE) netstat output: translated headings, English counters', () => {
+    const an = parseText(fx('netstat-an-de.txt'));
+    expect(an.kind).toBe('netstat');
+    expect(byState(an)).toEqual({ time_wait: 52, listen: 1 });
+    expect(an.warnings).toEqual([]);
+    const st = parseText(fx('netstat-s-de.txt'));
+    expect(st.kind).toBe('netstat');
+    expect(metric(st, 'tcp_active_opens')).toBe(52);
+    expect(st.tables!.counters!.rows.some((r) => String(r[0]).includes('ICMP-Eingabehistogramm'))).toBe(false);
+    expect(st.warnings).toEqual([]);
+  });
+
   it('reads older net-tools spellings and the retransmit ratio', () => {
     const c = parseText('Tcp:\n    1234 active connections openings\n    56 passive connection openings\n    10000 segments received\n    20000 segments send out\n    300 segments retransmited\nTcpExt:\n    12 SYN cookies sent\n    7 SYNs to LISTEN sockets ignored\n    Quick ack mode was activated 5 times\n    TCPSynRetrans: 9\n');
     expect(c.kind).toBe('netstat');

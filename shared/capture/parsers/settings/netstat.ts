@@ -154,6 +154,11 @@ export const netstat: CaptureParser = {
         if (/^net-tools \d/.test(line)) { out.toolVersion = line; return; }
         const a = ACTIVE.exec(line);
         if (a) { mode = /internet|^connections$/i.test(a[1]!) ? 'inet' : /unix/i.test(a[1]!) ? 'unix' : 'other'; return; }
+        // translated section headings (de: "Aktive Internetverbindungen (Server und stehende Verbindungen)")
+        if (mode !== 'stats' && !/^(?:unix|tcp|udp|raw)/i.test(line) && /^[^\d]*\([^)]*\)\s*$|[^\x00-\x7f]/.test(line) && !/\s\d+\s+\d+\s/.test(line)) {
+          if (/internet/i.test(line)) mode = 'inet'; else if (/unix/i.test(line)) mode = 'unix';
+          return;
+        }
         if (INET_HEAD.test(line)) { mode = 'inet'; return; }
         if (WIN_HEAD.test(line)) { mode = 'inet'; windows = true; return; }
         if (UNIX_HEAD.test(line)) { mode = 'unix'; return; }
@@ -166,7 +171,7 @@ export const netstat: CaptureParser = {
           if (sc) { countsOnly = true; counter.add(sc.state, '', lineNo, sc.count); return; }
         }
         if (mode === 'stats') {
-          if (/histogram:$/.test(line)) { subsection = line.replace(/:$/, ''); return; }
+          if (/histogram\w*:$/i.test(line)) { subsection = line.replace(/:$/, ''); return; }
           let m = COUNT_TEXT.exec(line);
           if (m) { subsection = ''; counterValue(m[2]!.trim(), num(m[1]), lineNo); return; }
           m = KEY_COUNT.exec(line);
