@@ -70,6 +70,21 @@ describe('perf-report parser', () => {
     expect(flat.warnings).toEqual([]);
   });
 
+  it('reads two events (one section each) and the Pid:Command sort key', () => {
+    const c = parseText(read('perf-report-two-events-sort-dso-sym.txt'));
+    expect(c.warnings).toEqual([]);
+    expect(val(c, 'samples_total', { event: 'cpu-clock' })).toBe(20);
+    expect(val(c, 'samples_total', { event: 'task-clock' })).toBe(19);
+    expect(val(c, 'event_count_total', { event: 'task-clock' })).toBe(38076152);
+    expect(val(c, 'overhead_percent', { object: '[kernel.kallsyms]', symbol: '[k] iowrite16', event: 'task-clock' })).toBe(36.84);
+    expect(val(c, 'overhead_percent', { object: '[kernel.kallsyms]', symbol: '[k] iowrite16', event: 'cpu-clock' })).toBe(35);
+    expect(c.tables!.entries!.rows.length).toBe(24);
+    const p = parseText(read('perf-report-two-events-sort-pid-comm.txt'));
+    expect(p.tables!.entries!.columns).toEqual(['event', 'overhead_percent', 'pid_command', 'command', 'line']);
+    expect(p.tables!.entries!.rows[0]).toEqual(['cpu-clock', 100, '24777:ls', 'ls', 12]);
+    expect(val(p, 'overhead_percent', { command: 'ls', pid_command: '24777:ls', event: 'task-clock' })).toBe(100);
+  });
+
   it('survives CRLF, a prompt and a cut end; "10K" sample counts', () => {
     const lines = read('perf-report-nocallgraph.txt').split('\n').slice(0, 20);
     lines[5] = "# Samples: 10K of event 'cpu-clock'";
