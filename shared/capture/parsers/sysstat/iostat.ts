@@ -137,6 +137,10 @@ class IostatSink implements LineSink {
 
   line(text: string, lineNo: number): void {
     if (this.json) { this.json.push(text); return; }
+    if (text.length === 0) {
+      if (this.blanksAfterBanner >= 0 && !this.firstDataSeen) this.blanksAfterBanner++;
+      return;
+    }
     const h = this.header;
     if (h !== null && !h.devLast && this.expectCpu === 0 && this.fastRow(text, lineNo, h)) return;
     const n = scanFields(text, this.starts, this.ends);
@@ -258,9 +262,15 @@ class IostatSink implements LineSink {
   }
 
   private lastHeaderText = '';
+  private lastCpuHeaderText = '';
   private lastHeader: Header | null = null;
 
   private slowLine(text: string, n: number, lineNo: number): void {
+    if (text === this.lastCpuHeaderText) {
+      if (this.sample < 0 || this.cpuSample === this.sample) this.newSample();
+      this.expectCpu = lineNo;
+      return;
+    }
     if (text === this.lastHeaderText && this.lastHeader !== null) {
       // the repeated device header of every report
       this.header = this.lastHeader;
@@ -284,6 +294,7 @@ class IostatSink implements LineSink {
     }
     if (first === 'avg-cpu:') {
       this.cpuCols = t.split(/\s+/).slice(1);
+      this.lastCpuHeaderText = text;
       if (this.sample < 0 || this.cpuSample === this.sample) this.newSample();
       this.expectCpu = lineNo;
       this.noteBlankHint();
