@@ -14,7 +14,8 @@ export default defineConfig({
     outDir: '../dist/renderer',
     emptyOutDir: true,
     target: 'es2022',
-    sourcemap: true,
+    // Off by default: plotly's map alone is 11 MB in the package. TUNEBOOK_SOURCEMAP=1 turns them on.
+    sourcemap: process.env.TUNEBOOK_SOURCEMAP === '1',
     chunkSizeWarningLimit: 6000,
   },
   server: { port: 5173, strictPort: false },
