@@ -50,6 +50,10 @@ describe('ulimit parser', () => {
     // older busybox "-%c: %-30s": -p is processes there, not pipe size
     const old = parseText('-f: file size (blocks)             unlimited\n-t: cpu time (seconds)             unlimited\n-p: processes                      7823\n-n: file descriptors               1024\n-w: locks                          unlimited\n');
     expect(old.settings).toEqual({ fsize: 'unlimited', cpu: 'unlimited', nproc: '7823', nofile: '1024', locks: 'unlimited' });
+    // translated bash descriptions (illustrative wording, not copied from bash.mo): the option letter decides
+    const de = parseText('Maximale Größe der Core-Dateien (Blöcke, -c) 0\nDatensegmentgröße (kbytes, -d) unlimited\nAnzahl offener Dateien (-n) 1024\n数据段大小 (kbytes, -d) unlimited\n');
+    expect(de.kind).toBe('ulimit');
+    expect(de.settings).toEqual({ core: '0', data: 'unlimited', nofile: '1024' });
     // ksh93: shtab_limits descriptions, "%-30s (-%c)  value"
     const ksh = parseText('address space limit (Kibytes)  (-M)  unlimited\ncore file size (blocks)        (-c)  0\nlocked address space (Kibytes) (-l)  64\nnofile                         (-n)  1024\nnproc                          (-u)  62712\npipe buffer size (bytes)       (-p)  4096\nsigpend                        (-i)  62712\nstack size (Kibytes)           (-s)  8192\n');
     expect(ksh.kind).toBe('ulimit');

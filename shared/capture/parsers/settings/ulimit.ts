@@ -46,7 +46,7 @@ const LETTER: Record<string, string> = {
 };
 
 const VALUE = /^(?:\d+|unlimited|infinity)$/i;
-const BASH = /^([A-Za-z][^()]*?(?:\([^()]*\)[^()]*?)?)\s*\((?:([^()]*?),\s*)?-([A-Za-z])\)\s+(\S+)\s*$/;
+const BASH = /^([^\s()\d-][^()]*?(?:\([^()]*\)[^()]*?)?)\s*\((?:([^()]*?),\s*)?-([A-Za-z])\)\s+(\S+)\s*$/;
 const ZSH = /^-([A-Za-z])(?:\s+(\d+))?:\s+(.+?)\s+(\S+)\s*$/;
 const PLAIN = /^([A-Za-z][A-Za-z -]*?)\s*(?:\(([^()]*)\))?\s+(\S+)\s*$/;
 const PROC_HEAD = /^Limit\s+Soft Limit\s+Hard Limit\s+Units\s*$/;
