@@ -135,6 +135,15 @@ describe('top parser', () => {
     expect(zh.tables!.processes!.rows[0]).toEqual([1, 15162, 'root', 20, 0, 1079692 * 1024, 152116 * 1024, 40568 * 1024, 'S', 68.8, 0.6, '0:00.97', 'node']);
   });
 
+  it('reads user-chosen fields after COMMAND and -c command lines with spaces', () => {
+    const c = parseText(read('top-b-c-custom-fields.txt'));
+    expect(c.warnings).toEqual([]);
+    const t = c.tables!.processes!;
+    expect(t.columns).toEqual(['frame', 'PID', 'USER', 'PR', 'NI', 'VIRT', 'RES', 'SHR', 'S', '%CPU', '%MEM', 'TIME+', 'COMMAND', 'PGRP', 'nTH', 'P']);
+    expect(t.rows[0]).toEqual([1, 26468, 'root', 20, 0, 20532 * 1024, 9068 * 1024, 5556 * 1024, 'R', 25, 0, '0:00.14', '/usr/bin/python3 -c while True: pass', 26467, 1, 1]);
+    expect(series(c, 'cpu_percent', { pid: '26468', command: '/usr/bin/python3 -c while True: pass' })!.values).toEqual([25, 37.3]);
+  });
+
   it('takes the command from a prompt line and survives CRLF, colours and a cut end', () => {
     const text = read('top-b-n3.txt');
     const lines = text.split('\n');

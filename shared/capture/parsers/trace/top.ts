@@ -223,8 +223,11 @@ class TopSink implements LineSink {
       return;
     }
     if (f.length > cols.length) {
-      if (this.cmdCol === cols.length - 1) f = [...f.slice(0, cols.length - 1), f.slice(cols.length - 1).join(' ')];
-      else { this.w.add(`line ${lineNo}: process row has more fields than the header "${snippet(text)}"`); return; }
+      // a COMMAND with spaces (-c): the columns after it are counted from the end
+      if (this.cmdCol >= 0) {
+        const after = cols.length - this.cmdCol - 1;
+        f = [...f.slice(0, this.cmdCol), f.slice(this.cmdCol, f.length - after).join(' '), ...f.slice(f.length - after)];
+      } else { this.w.add(`line ${lineNo}: process row has more fields than the header "${snippet(text)}"`); return; }
     }
     const row: (string | number | null)[] = [this.frame + 1];
     let pid = '', command = '', cpu = NaN;
