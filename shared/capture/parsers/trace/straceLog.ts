@@ -83,6 +83,8 @@ class StraceLogSink implements LineSink {
       return;
     }
     if (t.startsWith('> ') && this.sawCall) return; // -k stack frames under a call
+    // strace 4.x "Process 1234 attached", personality switches "[ Process PID=1234 runs in 32 bit mode. ]"
+    if (/^Process \d+ (attached|detached|suspended)/.test(t) || /^\[ Process PID=\d+ runs in /.test(t)) return;
     if (t === '<unfinished ...>') { this.cut = null; return; } // the tail of a line cut by "strace: Process N attached"
     if (this.cut) {
       // "clone(child_stack=NULL, flags=…strace: Process 13311 attached" + ", child_tidptr=…) = 13311": join the halves
