@@ -54,7 +54,7 @@ describe('mpstat parser', () => {
     expect(series(c, 'cpu_iowait_percent', { cpu: '0' }).column).toBe('%iowait');
     expect(series(c, 'cpu_guest_nice_percent', { cpu: '0' }).values).toEqual([0, 0]);
     expect(series(c, 'cpu_idle_percent', { cpu: 'all' }).times).toEqual([T(22, 46, 34), T(22, 46, 35)]);
-    expect(series(c, 'cpu_idle_percent', { cpu: 'all' }).firstSampleSinceBoot).toBeUndefined();
+    expect(series(c, 'cpu_idle_percent', { cpu: 'all' }).firstSampleSinceBoot).toBe(false);
     expect(c.metrics.find((m) => m.name === 'cpu_system_percent' && m.labels?.cpu === 'all')!.value).toBe(62.91);
     expect(compareWithJc('P-ALL-1-2.txt')).toBe(9 * 10);
   });
@@ -101,7 +101,7 @@ describe('mpstat parser', () => {
     expect(series(c, 'cpu_user_percent', { cpu: 'all' }).firstSampleSinceBoot).toBe(true);
     const cmd = parseText(withPrompt('mpstat -P ALL 1 2', rd('P-ALL-1-2.txt')));
     expect(cmd.command).toBe('mpstat -P ALL 1 2');
-    expect(series(cmd, 'cpu_user_percent', { cpu: 'all' }).firstSampleSinceBoot).toBeUndefined();
+    expect(series(cmd, 'cpu_user_percent', { cpu: 'all' }).firstSampleSinceBoot).toBe(false);
   });
 
   it('detection: mpstat, not sar -u / -P', () => {

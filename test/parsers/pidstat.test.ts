@@ -46,7 +46,7 @@ describe('pidstat parser', () => {
     expect(series(c, 'cpu_number', nginx).values).toEqual([0, 0]);
     expect(series(c, 'cpu_percent', nginx).times).toEqual([T(22, 46, 34), T(22, 46, 35)]);
     // interval reports: nothing is since boot
-    expect(series(c, 'cpu_percent', nginx).firstSampleSinceBoot).toBeUndefined();
+    expect(series(c, 'cpu_percent', nginx).firstSampleSinceBoot).toBe(false);
     const avg = c.metrics.find((m) => m.name === 'cpu_percent' && m.labels?.pid === '8530')!;
     expect(avg).toMatchObject({ value: 69.15, unit: '%', column: '%CPU', labels: nginx });
     // the Average block is not a sample
@@ -130,7 +130,7 @@ describe('pidstat parser', () => {
     expect(c.command).toBe('pidstat -p 1');
     expect(series(c, 'cpu_percent', { pid: '1', command: 'process_api' }).firstSampleSinceBoot).toBe(true);
     const i = parseText(withPrompt('pidstat -p 1 -urdw 1 2', rd('p1-1-2.txt')));
-    expect(series(i, 'cpu_percent', { pid: '1', command: 'process_api' }).firstSampleSinceBoot).toBeUndefined();
+    expect(series(i, 'cpu_percent', { pid: '1', command: 'process_api' }).firstSampleSinceBoot).toBe(false);
   });
 
   it('mangled input: truncated row and garbage give warnings, never a throw', () => {

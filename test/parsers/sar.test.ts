@@ -18,7 +18,7 @@ describe('sar parser', () => {
     expect(sys.values).toEqual([84.26, 87.13, 87.5]);
     expect(sys.column).toBe('%system');
     expect(sys.times).toEqual([T(22, 46, 34), T(22, 46, 35), T(22, 46, 36)]);
-    expect(sys.firstSampleSinceBoot).toBeUndefined();
+    expect(sys.firstSampleSinceBoot).toBe(false);
     expect(summary(sys)).toMatchObject({ count: 3, min: 84.26, max: 87.5, last: 87.5 });
     expect(c.metrics.find((m) => m.name === 'cpu_system_percent')!.value).toBe(86.31);
   });

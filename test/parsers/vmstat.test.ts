@@ -108,7 +108,7 @@ describe('vmstat parser', () => {
 
   it('-y: no since-boot sample when the command shows it', () => {
     const c = parseText(withPrompt('vmstat -y 1 3', rd('y-1-3.txt')));
-    expect(series(c, 'procs_running').firstSampleSinceBoot).toBeUndefined();
+    expect(series(c, 'procs_running').firstSampleSinceBoot).toBe(false);
     expect(summary(series(c, 'context_switches_per_second')).count).toBe(3);
   });
 

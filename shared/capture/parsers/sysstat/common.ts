@@ -375,7 +375,8 @@ export class Collector {
     this.stores.clear();
     for (const s of this.list) {
       if (samples !== undefined) while (s.values.length < samples) { s.values.push(NaN); if (s.times) s.times.push(null); }
-      if (sinceBoot && s.values.length > 0) s.firstSampleSinceBoot = true;
+      // explicit either way: a -y run or an interval-only tool says false rather than nothing
+      s.firstSampleSinceBoot = sinceBoot && s.values.length > 0;
     }
     void this.anyTimes;
     return this.list;

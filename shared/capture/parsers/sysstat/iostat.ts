@@ -300,7 +300,7 @@ class IostatSink implements LineSink {
       this.noteBlankHint();
       return;
     }
-    if (first === 'Device:' || first === 'Device' || (n > 1 && text.slice(this.starts[n - 1]!, this.ends[n - 1]!) === 'Device')) {
+    if (n > 1 && (first === 'Device:' || first === 'Device' || text.slice(this.starts[n - 1]!, this.ends[n - 1]!) === 'Device')) {
       this.setHeader(t.split(/\s+/));
       this.lastHeaderText = text;
       this.lastHeader = this.header;

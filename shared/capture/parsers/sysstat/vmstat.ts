@@ -221,7 +221,7 @@ class VmstatSink implements LineSink {
 
     this.out.series = this.col.finish(false);
     // values[0] of the per-sample layout is the since-boot average unless -y; -d counters are totals
-    if (!this.skipFirst) for (const s of this.out.series) if (!s.name.endsWith('_total') && s.name !== 'io_in_progress') s.firstSampleSinceBoot = true;
+    for (const s of this.out.series) s.firstSampleSinceBoot = !this.skipFirst && s.values.length > 0 && !s.name.endsWith('_total') && s.name !== 'io_in_progress';
     this.out.metrics = this.metrics;
     if (!this.anyData && this.disks.size === 0 && this.metrics.length === 0 && this.out.warnings.length === 0) this.out.warnings.push('no vmstat samples found');
     return this.out;
