@@ -30,8 +30,9 @@ describe('strace-summary parser', () => {
     expect(t.rows[1]).toEqual(['openat', 1127, 12, 0.013414, 21.9, 11, null, null, null]);
     expect(t.rows[23]![0]).toBe('total');
     expect(c.metrics.find((m) => m.name === 'syscall_calls_total' && m.labels?.syscall === 'openat')!.lines).toEqual([4, 4]);
-    // ls -R stats every file, but that is a third of the calls: no storm
-    expect(c.findings).toEqual([]);
+    // ls -R stats every file: a third of the calls, more than getdents64 — a mild (info) storm
+    expect(c.findings.map((f) => [f.id, f.severity])).toEqual([['syscall.stat-storm', 'info']]);
+    expect(c.findings[0]!.message).toMatch(/^33\.0 % of all system calls \(2225 of 6742\) are stat-like file checks \(newfstatat 1116, statx 1095, access 2, failed opens 12\); 14 of them failed\./);
   });
 
   it('reads -S calls and -w (wall clock) tables', () => {

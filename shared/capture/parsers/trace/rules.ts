@@ -179,15 +179,19 @@ const statStorm: FindingRule = {
     const storm = stat + openErr;
     if (!total || storm < 200) return [];
     const share = (storm / total) * 100;
-    if (share < 40) return [];
+    // "dominating": the stat-like group outnumbers every other single syscall, and is a large share
+    const biggestOther = capture.metrics.filter((m) => m.name === 'syscall_calls_total' && m.labels?.syscall && !m.labels.personality && !STAT_FAMILY.has(m.labels.syscall))
+      .reduce((a, m) => Math.max(a, m.value), 0);
+    if (share < 30 || storm <= biggestOther) return [];
     const failed = statErr + openErr;
+    const failedShare = (failed / storm) * 100;
     tally.sort((a, b) => b[1] - a[1]);
     const f: Finding = {
       id: 'syscall.stat-storm',
-      severity: share >= 60 ? 'warning' : 'info',
+      severity: share >= 50 || failedShare >= 30 ? 'warning' : 'info',
       message: `${pct(share)} % of all system calls (${storm} of ${total}) are stat-like file checks (${tally.slice(0, 3).map(([s, n]) => `${s} ${n}`).join(', ')}${openErr ? `, failed opens ${openErr}` : ''})` +
         (failed ? `; ${failed} of them failed${enoent ? ` (${enoent} ENOENT)` : ''}` : '') +
-        '. A PHP application does this when opcache revalidates file timestamps and include_path lookups miss: set opcache.validate_timestamps=0 (deploy with a reload) or raise opcache.revalidate_freq, raise realpath_cache_size/realpath_cache_ttl, and use absolute include paths / an optimized autoloader.',
+        '. Checking the same files over and over means a cache is not doing its job. In PHP this is opcache revalidating file timestamps and include_path lookups that miss: set opcache.validate_timestamps=0 (deploy with a reload) or raise opcache.revalidate_freq, raise realpath_cache_size/realpath_cache_ttl, and use absolute include paths / an optimized autoloader.',
     };
     const ev = evidence(lines);
     if (ev) f.evidence = ev;
