@@ -67,6 +67,11 @@ describe('sysctl parser', () => {
       'net.ipv4.tcp_nonexistent': '1',
     });
     expect(conf.warnings).toEqual([]);
+    const catConf = parseText(`[root@web1 ~]# cat /etc/sysctl.d/99-tuning.conf\n${fx('sysctl-conf.txt')}`);
+    expect(catConf.kind).toBe('sysctl');
+    expect(catConf.command).toBe('cat /etc/sysctl.d/99-tuning.conf');
+    expect(catConf.settings).toEqual(conf.settings);
+    expect(catConf.warnings).toEqual([]);
   });
 
   it('maps sysctl -n values to the keys of the command line, with low confidence', () => {

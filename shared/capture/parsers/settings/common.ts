@@ -133,6 +133,17 @@ export class SocketCounter {
   }
 }
 
+/**
+ * An unreadable line that is a shell prompt + command ("$ cat /etc/sysctl.conf"): take it as the
+ * capture's command (the first one) instead of warning. Returns true when the line was one.
+ */
+export function promptLine(out: ParseOutput, line: string): boolean {
+  const c = promptCommand(line);
+  if (!c) return false;
+  out.command ??= c;
+  return true;
+}
+
 /** Collapse repeated error lines into one warning (no warning storm). */
 export class ErrorCounter {
   private readonly kinds = new Map<string, { count: number; first: number; example: string }>();

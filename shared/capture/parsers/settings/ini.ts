@@ -8,7 +8,7 @@
  */
 import type { CaptureParser, LineSink, ParseOutput } from '../../types';
 import { promptCommand } from '../../text';
-import { emptyOutput, warnIfEmpty } from './common';
+import { emptyOutput, promptLine, warnIfEmpty } from './common';
 
 const SECTION = /^\[([^\]\n]{1,200})\]\s*(?:[;#].*)?$/;
 const KV = /^([A-Za-z_$@][\w.$@-]*(?:\[[^\]]*\])?)\s*=\s*(.*)$/;
@@ -151,6 +151,7 @@ export const ini: CaptureParser = {
         }
         if (BARE.test(line)) { set(settingKey(section, line), '', lineNo, line); return; }
         if (/^!include(dir)?\s/.test(line)) return; // my.cnf includes
+        if (promptLine(out, line)) return;
         if (++unread <= 50) out.warnings.push(`line ${lineNo}: could not read "${line.slice(0, 80)}"`);
       },
       end() {

@@ -5,7 +5,7 @@
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Table } from '../../types';
 import { fields, num } from '../../text';
-import { commandLine, emptyOutput, isSsSpelling, SocketCounter, stateCountLine, warnIfEmpty } from './common';
+import { commandLine, emptyOutput, isSsSpelling, promptLine, SocketCounter, stateCountLine, warnIfEmpty } from './common';
 
 const ACTIVE = /^Active (Internet|UNIX domain|Bluetooth|IPX|AX\.25|NET\/ROM|X\.25|Connections|LOCAL \(UNIX\) domain|kernel (?:control|event))\b/i;
 const INET_HEAD = /^Proto\s+Recv-Q\s+Send-Q\s+Local\s+Address\s+Foreign\s+Address\s+\(?state\)?/i;
@@ -137,6 +137,7 @@ export const netstat: CaptureParser = {
     let countsOnly = false;
     const known = new Map<string, { value: number; column: string; line: number }>();
     const bad = (lineNo: number, line: string) => {
+      if (promptLine(out, line)) return;
       if (++unread <= 50) out.warnings.push(`line ${lineNo}: could not read "${line.slice(0, 80)}"`);
     };
     const counterValue = (text: string, value: number, lineNo: number) => {

@@ -5,7 +5,7 @@
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Table } from '../../types';
 import { fields, num } from '../../text';
-import { commandLine, emptyOutput, isSsSpelling, SocketCounter, stateCountLine, warnIfEmpty } from './common';
+import { commandLine, emptyOutput, isSsSpelling, promptLine, SocketCounter, stateCountLine, warnIfEmpty } from './common';
 
 const HEADER = /^(Netid\s+)?(State\s+)?Recv-Q\s+Send-Q\s+Local\s+Address:Port\s+Peer\s+Address:Port/;
 const SS_STATES = new Set(['ESTAB', 'SYN-SENT', 'SYN-RECV', 'FIN-WAIT-1', 'FIN-WAIT-2', 'TIME-WAIT', 'UNCONN', 'CLOSE-WAIT', 'LAST-ACK', 'LISTEN', 'CLOSING', 'UNKNOWN', 'CLOSED', 'NEW-SYN-RECV', 'BOUND']);
@@ -90,6 +90,7 @@ export const ss: CaptureParser = {
       metrics.push(m);
     };
     const bad = (lineNo: number, line: string) => {
+      if (promptLine(out, line)) return;
       if (++unread <= 50) out.warnings.push(`line ${lineNo}: could not read "${line.slice(0, 80)}"`);
     };
     return {

@@ -7,7 +7,7 @@
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput } from '../../types';
 import { commandWord, num } from '../../text';
-import { commandLine, emptyOutput, ErrorCounter, warnIfEmpty } from './common';
+import { commandLine, emptyOutput, ErrorCounter, promptLine, warnIfEmpty } from './common';
 
 /** Top-level sysctl namespaces of Linux (and the BSDs' most common ones). */
 const TOP = /^(?:kernel|vm|net|fs|dev|abi|debug|user|crypto|sunrpc|hw|kern|machdep|security|vfs)[./][\w.\-/:@+]*$/;
@@ -164,6 +164,7 @@ export const sysctl: CaptureParser = {
         }
         if (!m) {
           if (/^(sysctl from procps|sysctl \(procps)/i.test(line)) { out.toolVersion = line; return; }
+          if (promptLine(out, line)) return;
           if (++unread <= 50) out.warnings.push(`line ${lineNo}: could not read "${line.slice(0, 80)}"`);
           return;
         }

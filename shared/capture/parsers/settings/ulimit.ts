@@ -7,7 +7,7 @@
  */
 import type { CaptureParser, LineSink, ParseOutput } from '../../types';
 import { promptCommand } from '../../text';
-import { emptyOutput, warnIfEmpty } from './common';
+import { emptyOutput, promptLine, warnIfEmpty } from './common';
 
 /** Descriptions as shells and /proc/<pid>/limits print them (lowercase, units removed) → resource. */
 const DESC: Record<string, string> = {
@@ -198,6 +198,7 @@ export const ulimit: CaptureParser = {
           out.warnings.push(`line ${lineNo}: ${line.slice(0, 120)}`);
           return;
         }
+        if (promptLine(out, line)) return;
         if (++unread <= 50) out.warnings.push(`line ${lineNo}: could not read "${line.slice(0, 80)}"`);
       },
       end() {
