@@ -206,6 +206,10 @@ describe('iostat parser', () => {
     expect(series(c, 'util_percent', { device: 'vda' }).values).toEqual([9.85, 62]);
     expect(series(c, 'write_bytes_per_second', { device: 'vda' }).values[1]).toBe(244848 * 1024);
     expect(series(c, 'cpu_iowait_percent').values).toEqual([1.91, 17.65]);
+    const t = parse('json-x-t-1-2.txt');
+    expect(t.kind).toBe('iostat');
+    expect(series(t, 'writes_per_second', { device: 'vda' }).times).toEqual([Date.UTC(2026, 10, 29, 23, 10, 57), Date.UTC(2026, 10, 29, 23, 10, 58)]);
+    expect(series(t, 'cpu_user_percent').values[0]).toBe(59.87);
   });
 
   it('survives CRLF, ANSI colours, a prompt, a garbage line and a truncated last row', () => {

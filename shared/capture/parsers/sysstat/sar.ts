@@ -20,6 +20,9 @@ const COLUMNS: Record<string, ColSpec> = {
   'txcmp/s': { name: 'tx_compressed_per_second', unit: '1/s' },
   'rxmcst/s': { name: 'rx_multicast_per_second', unit: '1/s' },
   '%ifutil': { name: 'ifutil_percent', unit: '%' },
+  // sysstat < 8.1 printed bytes: rxbyt/s txbyt/s
+  'rxbyt/s': { name: 'rx_bytes_per_second', unit: 'B/s' },
+  'txbyt/s': { name: 'tx_bytes_per_second', unit: 'B/s' },
   // -n TCP / ETCP
   'active/s': { name: 'tcp_active_opens_per_second', unit: '1/s' },
   'passive/s': { name: 'tcp_passive_opens_per_second', unit: '1/s' },
@@ -97,7 +100,7 @@ export const SAR_SPEC: ToolSpec = {
   sinceBootPossible: false,
 };
 
-const HEADER = /^\S+(?:\s+[AP]M)?\s+(?:CPU\s+%user\s+%nice\s+%system\s+%iowait\s+%steal\s+%idle|CPU\s+%usr\s+%nice\s+%sys\s+%iowait\s+%steal\s+%irq|IFACE\s+rxpck\/s|IFACE\s+rxerr\/s|DEV\s+tps\s|runq-sz\s+plist-sz|kbmemfree\s|tps\s+rtps\s|active\/s\s+passive\/s|atmptf\/s|proc\/s\s+cswch\/s|pswpin\/s|pgpgin\/s|totsck\s|kbswpfree\s|INTR\s+intr\/s)/;
+const HEADER = /^\S+(?:\s+[AP]M)?\s+(?:CPU\s+%user\s+%nice\s+%system\s+%iowait\s+%steal\s+%idle|CPU\s+%usr\s+%nice\s+%sys\s+%iowait\s+%steal\s+%irq|IFACE\s+rxpck\/s|IFACE\s+rxerr\/s|IFACE\s+rxbyt\/s|DEV\s+tps\s|runq-sz\s+plist-sz|kbmemfree\s|tps\s+rtps\s|active\/s\s+passive\/s|atmptf\/s|proc\/s\s+cswch\/s|pswpin\/s|pgpgin\/s|totsck\s|kbswpfree\s|INTR\s+intr\/s)/;
 
 export const sar: CaptureParser = {
   id: 'sar',
