@@ -61,7 +61,7 @@ test('case study A: health-check QPS 140 → 205 → 286 req/s', async ({ page }
   await expect(page.getByTestId('chart').locator('.scatterlayer .point')).toHaveCount(3);
 
   // The profile is reused: three experiments use it.
-  await page.getByRole('button', { name: 'Hardware profiles' }).click();
+  await page.getByRole('button', { name: 'Hardware profiles', exact: true }).click();
   await expect(page.getByRole('navigation', { name: 'Profiles' })).toContainText('used by 3');
   await expect(page.getByRole('navigation', { name: 'Profiles' })).toContainText('4C / 8 GB');
 });

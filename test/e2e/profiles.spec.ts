@@ -10,7 +10,7 @@ test('profile with disks; delete is refused while an experiment uses it', async 
     disks: [{ name: 'vda', size: '53.7', sizeUnit: 'GB', logical: '512', physical: '512', block: '4096', kind: 'virtual' }],
   });
   await page.reload();
-  await page.getByRole('button', { name: 'Hardware profiles' }).click();
+  await page.getByRole('button', { name: 'Hardware profiles', exact: true }).click();
   await page.getByRole('navigation', { name: 'Profiles' }).getByRole('button', { name: /virtio VM/ }).click();
   const form = page.getByRole('form', { name: 'Profile virtio VM 2 vCPU' });
   await expect(form.getByLabel('Memory', { exact: true })).toHaveValue('4');
@@ -29,7 +29,7 @@ test('profile with disks; delete is refused while an experiment uses it', async 
   await createStudy(page, 'random vs sequential writes');
   await addExperiment(page, 'fio randwrite 4k');
   await editExperiment(page, 'fio randwrite 4k', { profile: 'virtio VM 2 vCPU' });
-  await page.getByRole('button', { name: 'Hardware profiles' }).click();
+  await page.getByRole('button', { name: 'Hardware profiles', exact: true }).click();
   await page.getByRole('navigation', { name: 'Profiles' }).getByRole('button', { name: /virtio VM/ }).click();
   await form.getByRole('button', { name: 'Delete profile' }).click();
   await expect(form.getByRole('alert')).toBeVisible();

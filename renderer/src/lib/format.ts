@@ -1,4 +1,7 @@
 /** Number formatting shared by the views. */
+import type { Comparator } from '../../../shared/model';
+
+export const COMPARATOR_LABELS: Record<Comparator, string> = { '>=': '≥', '<=': '≤', '>': '>', '<': '<', '=': '=' };
 
 /** +46.4 %, -12.0 %, 0.0 %; an em dash when there is nothing to compare. */
 export function formatPercent(p: number | null | undefined): string {

@@ -88,7 +88,7 @@ export interface ProfileSpec {
 }
 
 export async function createProfile(page: Page, p: ProfileSpec): Promise<void> {
-  await page.getByRole('button', { name: 'Hardware profiles' }).click();
+  await page.getByRole('button', { name: 'Hardware profiles', exact: true }).click();
   await page.getByRole('button', { name: 'New profile' }).click();
   const form = page.getByRole('form', { name: 'New profile' });
   await form.getByLabel('Name', { exact: true }).fill(p.name);

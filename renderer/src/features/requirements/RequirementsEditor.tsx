@@ -3,7 +3,7 @@ import type { FormEvent } from 'react';
 import { COMPARATORS } from '../../../../shared/model';
 import type { Comparator, Requirement, RequirementInput } from '../../../../shared/model';
 import { useAction } from '../../app/useAction';
-import { parseNumber } from '../../lib/format';
+import { COMPARATOR_LABELS, parseNumber } from '../../lib/format';
 
 interface Row { metric: string; comparator: Comparator; threshold: string; unit: string; label: string }
 
@@ -54,7 +54,7 @@ export function RequirementsEditor({ studyId, requirements }: { studyId: number;
                   <td><input aria-label={`Requirement ${i + 1} metric`} list="metric-names" value={r.metric} onChange={(e) => update(i, { metric: e.target.value })} /></td>
                   <td>
                     <select aria-label={`Requirement ${i + 1} comparator`} value={r.comparator} onChange={(e) => update(i, { comparator: e.target.value as Comparator })}>
-                      {COMPARATORS.map((c) => <option key={c} value={c}>{c}</option>)}
+                      {COMPARATORS.map((c) => <option key={c} value={c}>{COMPARATOR_LABELS[c]}</option>)}
                     </select>
                   </td>
                   <td><input aria-label={`Requirement ${i + 1} threshold`} inputMode="decimal" className="num" value={r.threshold} onChange={(e) => update(i, { threshold: e.target.value })} /></td>

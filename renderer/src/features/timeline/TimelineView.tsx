@@ -4,7 +4,7 @@ import { useQuery } from '../../app/useQuery';
 import { LineChart } from '../../components/Chart/LineChart';
 import type { ChartSeries, GoalLine } from '../../components/Chart/LineChart';
 import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
-import { formatPercent, formatValue } from '../../lib/format';
+import { COMPARATOR_LABELS, formatPercent, formatValue } from '../../lib/format';
 
 /** Is a change in this direction an improvement for this metric? */
 function tone(p: number | null, better: TimelineRow['better']): string {
@@ -39,7 +39,7 @@ export function TimelineView({ studyId, requirements, onSelect }: {
   }] : []), [rows, metric]);
   const goals = useMemo<GoalLine[]>(() => requirements
     .filter((q) => q.metric === metric)
-    .map((q) => ({ value: q.threshold, label: `${q.label || q.metric} ${q.comparator} ${formatValue(q.threshold)} ${q.unit}`.trim() })), [requirements, metric]);
+    .map((q) => ({ value: q.threshold, label: `${q.label || q.metric} ${COMPARATOR_LABELS[q.comparator]} ${formatValue(q.threshold)} ${q.unit}`.trim() })), [requirements, metric]);
 
   return (
     <section className="panel timeline" aria-labelledby="timeline-heading">
