@@ -188,7 +188,7 @@ function open(): LineSink {
   }
 
   function textLine(raw: string, lineNo: number): void {
-    const line = raw.replace(/\s+$/, '');
+    const line = raw.trimEnd();
     if (!line) { if (section === 'perc' || section === 'conn') section = section === 'conn' ? 'results' : 'none'; return; }
     const ver = /^This is ApacheBench, Version (\S+)(?:\s+<\$Revision:?\s*([^$]*?)\s*\$>)?/.exec(line);
     if (ver) { o.toolVersion = `ApacheBench ${ver[1]}${ver[2] ? ` (r${ver[2]})` : ''}`; return; }

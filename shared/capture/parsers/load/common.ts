@@ -82,7 +82,8 @@ export function splitCsv(line: string, sep = ','): string[] {
 export function dec(s: string | undefined): number {
   if (s === undefined) return NaN;
   const t = s.trim();
-  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return NaN;
+  // no ambiguous \d+\.?\d* here: that backtracks quadratically on long digit runs
+  if (!/^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/.test(t)) return NaN;
   return Number(t);
 }
 
@@ -113,4 +114,14 @@ export function findLine(head: readonly string[], re: RegExp, max = head.length)
   const n = Math.min(max, head.length);
   for (let i = 0; i < n; i++) if (re.test(head[i]!)) return i;
   return -1;
+}
+
+const TIME_MULT: Record<string, number> = { ns: 1e-9, us: 1e-6, 'µs': 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+
+/** "498.32us" / "1.98ms" / "2.10s" / "1.00m" → seconds (wrk, redis); NaN otherwise. Linear, unlike a nested-quantifier pattern. */
+export function timeUnit(s: string, defaultUnit = 's'): number {
+  const m = /^([-+]?(?:\d+(?:\.\d*)?|\.\d+))(ns|us|µs|ms|s|m|h)?$/.exec(s.trim());
+  if (!m) return NaN;
+  const mult = TIME_MULT[m[2] ?? defaultUnit];
+  return mult === undefined ? NaN : round(Number(m[1]) * mult);
 }

@@ -74,7 +74,7 @@ function open(): LineSink {
   function widen(r: [number, number] | undefined, n: number): [number, number] { return r ? [r[0], n] : [n, n]; }
 
   function textLine(raw: string, lineNo: number): void {
-    const line = raw.replace(/\s+$/, '');
+    const line = raw.trimEnd();
     if (!line) return;
     const sec = SECTIONS[line.trim()];
     if (sec && /^\S/.test(line)) { section = sec; if (sec === 'summary') sawSummary = true; return; }
@@ -82,7 +82,7 @@ function open(): LineSink {
     let m: RegExpExecArray | null;
     switch (section) {
       case 'summary': {
-        m = /^\s+([A-Za-z/ ]+):\t\s*(.*)$/.exec(line);
+        m = /^\s+([A-Za-z/][A-Za-z/ ]*):\t\s*(.*)$/.exec(line);
         if (!m) break;
         const key = m[1]!, v = m[2]!;
         const bytes = /^(\d+) bytes$/.exec(v);
@@ -110,7 +110,7 @@ function open(): LineSink {
         }
         break;
       case 'details':
-        m = /^\s+([A-Za-z+ -]+):\t\s*(.*)$/.exec(line);
+        m = /^\s+([A-Za-z+][A-Za-z+ -]*):\t\s*(.*)$/.exec(line);
         if (m && PHASES[m[1]!]) {
           const phase = PHASES[m[1]!]!;
           const parts = m[2]!.split(',');

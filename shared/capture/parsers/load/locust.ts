@@ -196,7 +196,7 @@ function open(): LineSink {
   }
 
   function consoleLine(raw: string, lineNo: number): void {
-    const line = raw.replace(/\s+$/, '');
+    const line = raw.trimEnd();
     const log = /^\[[\d-]+ [\d:,.]+\] [^/\s]+\/(\w+)\/([\w.]+): (.*)$/.exec(line);
     if (log) {
       const v = /^Starting Locust\s*(\S*)/.exec(log[3]!);
@@ -214,7 +214,7 @@ function open(): LineSink {
       return;
     }
     if (/^Response time percentiles|^Percentage of the requests completed within given times/.test(line)) { closeTable(); ctable = 'perc'; percCols = []; return; }
-    if (ctable === 'perc' && /\d+%.*# reqs/.test(line)) {
+    if (ctable === 'perc' && line.endsWith('# reqs') && /(?:^|\s)50%\s/.test(line)) {
       percCols = fields(line).filter((x) => /^[\d.]+%$/.test(x)).map((x) => Number(x.slice(0, -1)));
       return;
     }

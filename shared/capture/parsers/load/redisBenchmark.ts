@@ -86,7 +86,7 @@ function open(): LineSink {
   }
 
   function textLine(raw: string, lineNo: number): void {
-    const line = raw.replace(/\s+$/, '');
+    const line = raw.trimEnd();
     if (!line.trim()) { if (block === 'summary' || block === 'oldcdf') block = 'none'; return; }
     if (PROGRESS.test(line)) return;
     if (out.command(line, TOOLS)) return;

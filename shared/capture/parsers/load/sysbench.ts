@@ -94,8 +94,10 @@ function open(): LineSink {
   }
 
   function kv(line: string): [string, string] | undefined {
-    const m = /^\s*([^:]+?):\s*(.*)$/.exec(line);
-    return m ? [m[1]!.trim(), m[2]!.trim()] : undefined;
+    const i = line.indexOf(':');
+    if (i <= 0) return undefined;
+    const k = line.slice(0, i).trim();
+    return k ? [k, line.slice(i + 1).trim()] : undefined;
   }
 
   function perSec(v: string): [number, number] {
@@ -126,7 +128,7 @@ function open(): LineSink {
   }
 
   function line(raw: string, lineNo: number): void {
-    const line = raw.replace(/\s+$/, '');
+    const line = raw.trimEnd();
     if (!line.trim()) { if (section === 'histogram') section = 'none'; return; }
     if (commandLine(line)) return;
     let m = VERSION.exec(line);

@@ -4,8 +4,8 @@
  * Format per wrk src/wrk.c (print_stats_header, print_stats, print_stats_latency) and units.c.
  */
 import type { CaptureParser, LineSink, ParseOutput, Table } from '../../types';
-import { commandWord, fields, parseDuration } from '../../text';
-import { Out, dec, pName, round } from './common';
+import { commandWord, fields } from '../../text';
+import { Out, dec, pName, round, timeUnit } from './common';
 
 const TOOLS = ['wrk', 'wrk2'];
 const THREAD_STATS = /^\s*Thread Stats\s+Avg\s+Stdev\s+Max\s+\+\/- Stdev/;
@@ -19,9 +19,9 @@ function detect(head: readonly string[]): number {
     const l = head[i]!;
     if (RUNNING.test(l)) return 0.95;
     if (THREAD_STATS.test(l)) return 0.95;
-    if (/^\s+\d+ requests in [\d.]+\w+, [\d.]+\w*B read$/.test(l)) score = Math.max(score, 0.9);
+    if (/^\s+\d+ requests in [\d.]+[a-z]+, [\d.]+[KMGTPk]?B read$/.test(l)) score = Math.max(score, 0.9);
     if (/^Requests\/sec:\s+[\d.]+$/.test(l)) rps = true;
-    if (/^Transfer\/sec:\s+[\d.]+\w*B$/.test(l)) tps = true;
+    if (/^Transfer\/sec:\s+[\d.]+[KMGTPk]?B$/.test(l)) tps = true;
     if (/^unable to connect to \S+ /.test(l)) score = Math.max(score, 0.6);
     if (i < 5) {
       const w = /^\s*(?:\S*[#$%>]\s+)?(\S.*)$/.exec(l);
@@ -50,7 +50,7 @@ function binaryBytes(s: string): number {
 }
 
 function time(s: string): number {
-  return round(parseDuration(s, 's'));
+  return timeUnit(s, 's');
 }
 
 function open(): LineSink {
@@ -64,7 +64,7 @@ function open(): LineSink {
   let sawResult = false;
 
   function line(raw: string, lineNo: number): void {
-    const line = raw.replace(/\s+$/, '');
+    const line = raw.trimEnd();
     if (!line) { inDist = false; return; }
     if (out.command(line, TOOLS)) return;
     let m = RUNNING.exec(line);
