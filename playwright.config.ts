@@ -14,7 +14,7 @@ export default defineConfig<{ host: 'browser' | 'electron' }>({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: process.env.CI ? 2 : 2,
+  workers: 2,
   retries: 0,
   reporter: [['list']],
   outputDir: 'test-results',
