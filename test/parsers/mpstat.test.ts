@@ -104,6 +104,14 @@ describe('mpstat parser', () => {
     expect(series(cmd, 'cpu_user_percent', { cpu: 'all' }).firstSampleSinceBoot).toBe(false);
   });
 
+  it('-o JSON', () => {
+    const c = parse('json-1-2.txt');
+    expect(c.kind).toBe('mpstat');
+    expect(c.facts).toMatchObject({ hostname: 'vm', cpu_threads: 2 });
+    expect(series(c, 'cpu_system_percent', { cpu: 'all' }).values).toEqual([31.41, 20]);
+    expect(series(c, 'cpu_iowait_percent', { cpu: 'all' }).times).toEqual([T(22, 46, 47), T(22, 46, 48)]);
+  });
+
   it('detection: mpstat, not sar -u / -P', () => {
     expect(mpstat.detect(rd('P-ALL-1-2.txt').split('\n'))).toBeGreaterThanOrEqual(0.9);
     expect(mpstat.detect(rd('I-SUM-1-2.txt').split('\n'))).toBeGreaterThanOrEqual(0.8);

@@ -40,6 +40,7 @@ export const mpstat: CaptureParser = {
         if (/%user\s+%nice\s+%sys\s+%iowait\s+%irq\s+%soft/.test(t)) score = Math.max(score, 0.9);
       }
       if (/^\S+(?:\s+[AP]M)?\s+CPU\s+(?:\d+|[A-Z]+)\/s\s+/.test(t)) score = Math.max(score, 0.85);
+      if (/^"(?:cpu-load|sum-interrupts|individual-interrupts|soft-interrupts)":/.test(t)) score = Math.max(score, 0.95);
     }
     return score;
   },

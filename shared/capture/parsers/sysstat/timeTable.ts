@@ -7,7 +7,7 @@
 import type { FactValue, LineSink, Metric, ParseOutput, Series, Table, Unit } from '../../types';
 import {
   Clock, Collector, bannerFacts, commandLine, emptyOutput, genericName, hasInterval, isAmPm, isNumTok,
-  numAt, parseBanner, parseClock, versionLine,
+  numAt, parseBanner, parseClock, parseDate, versionLine,
 } from './common';
 
 export interface ColSpec { name: string; unit: Unit; mult?: number; /** divide instead (ms → s) */ div?: number }
@@ -81,9 +81,13 @@ export class TimeTableSink implements LineSink {
     if (this.warnCount++ < MAX_WARN) this.out.warnings.push(`line ${lineNo}: ${why} "${t.length > 80 ? t.slice(0, 80) + '…' : t}"`);
   }
 
+  private json: string[] | null = null;
+
   line(text: string, lineNo: number): void {
+    if (this.json) { this.json.push(text); return; }
     const t = text.trim();
     if (t === '') return;
+    if (this.spec.tool === 'mpstat' && t.startsWith('{"sysstat"')) { this.json = [t]; return; }
     const f = t.split(/\s+/);
     const f0 = f[0]!;
     // time prefix
@@ -277,7 +281,49 @@ export class TimeTableSink implements LineSink {
     }
   }
 
+  /** mpstat -o JSON: cpu-load, sum-interrupts, individual-interrupts, soft-interrupts */
+  private endJson(): void {
+    let doc: unknown;
+    try { doc = JSON.parse(this.json!.join('\n')); } catch { this.out.warnings.push('line 1: could not read the mpstat JSON (truncated?)'); return; }
+    const host = (doc as { sysstat?: { hosts?: unknown[] } }).sysstat?.hosts?.[0] as Record<string, unknown> | undefined;
+    if (!host) return;
+    const f = this.out.facts;
+    if (typeof host.release === 'string') f.kernel = host.release;
+    if (typeof host.nodename === 'string') f.hostname = host.nodename;
+    if (typeof host.date === 'string') { f.date = host.date; this.clock.setDay(parseDate(host.date)); }
+    if (typeof host.machine === 'string') f.arch = host.machine;
+    if (typeof host['number-of-cpus'] === 'number') f.cpu_threads = host['number-of-cpus'];
+    const stats = Array.isArray(host.statistics) ? host.statistics as Record<string, unknown>[] : [];
+    stats.forEach((st, idx) => {
+      const sec = typeof st.timestamp === 'string' ? parseClock(st.timestamp.split(' ')[0]!, st.timestamp.split(' ')[1]) : undefined;
+      const time = sec !== undefined ? this.clock.at(sec) : null;
+      for (const [block, rows] of Object.entries(st)) {
+        if (!Array.isArray(rows)) continue;
+        for (const row of rows as Record<string, unknown>[]) {
+          const cpu = String(row.cpu ?? row.node ?? 'all');
+          const key = row.node !== undefined ? 'node' : 'cpu';
+          for (const [k, v] of Object.entries(row)) {
+            if (typeof v === 'number') {
+              const col = k === 'intr' ? 'intr/s' : '%' + k;
+              const sp = this.spec.columns[col] ?? genericSpec(col);
+              this.col.push(this.col.get(sp.name, col, sp.unit, { [key]: cpu }), v, idx, 1, time);
+            } else if (Array.isArray(v)) {
+              // individual / soft interrupts: [{name, value}]
+              const soft = block.startsWith('soft');
+              for (const it of v as Record<string, unknown>[]) {
+                if (typeof it.value !== 'number' || typeof it.name !== 'string') continue;
+                this.col.push(this.col.get(soft ? 'softirqs_per_second' : 'interrupts_per_second', it.name + '/s', '1/s', { [key]: cpu, irq: it.name }), it.value, idx, 1, time);
+              }
+            }
+          }
+        }
+      }
+    });
+    this.anyRows = stats.length > 0;
+  }
+
   end(): ParseOutput {
+    if (this.json) this.endJson();
     let sinceBoot = false;
     if (this.spec.sinceBootPossible) {
       const cmd = this.out.command;
