@@ -49,6 +49,16 @@ describe('perf-script parser', () => {
     expect(c.tables!.folded!.rows[1]).toEqual(['ls;ext4fs_dirhash', 5]);
   });
 
+  it('reads -F without pid and dso', () => {
+    const c = parseText(read('perf-script-F-no-pid.txt'));
+    expect(c.kind).toBe('perf-script');
+    expect(c.confidence).toBeGreaterThanOrEqual(0.85);
+    expect(c.warnings).toEqual([]);
+    expect(val(c, 'samples_total')).toBe(68);
+    expect(val(c, 'samples_total', { command: 'ls' })).toBe(68);
+    expect(val(c, 'leaf_samples_total', { symbol: 'ext4fs_dirhash' })).toBe(5);
+  });
+
   it('survives CRLF, a prompt and a cut end', () => {
     const lines = read('perf-script-g-a.txt').split('\n').slice(0, 30);
     const c = parseText(['$ perf script -i /tmp/perf3.data', ...lines, 'garbage here'].join('\r\n'));

@@ -17,12 +17,13 @@ function detect(head: readonly string[]): number {
   const n = Math.min(head.length, 400);
   for (let i = 0; i < n; i++) {
     const l = head[i]!;
-    if (/^\S/.test(l) || /^\s+\S+\s+\d+(\/\d+)?\s/.test(l)) {
-      if (TIME.test(l) && /^\s*\S.*\s\d+(\/\d+)?\s+(\[\d+\]\s+)?\d+\.\d+:\s/.test(l)) headers++;
-    }
+    const tm = TIME.exec(l);
+    if (tm && !/^\t/.test(l) && /^\s*(?:\d+\s+)?[A-Za-z][\w:.\-/]*:(\s|$)/.test(l.slice(tm.index + tm[0].length - 1))) headers++;
     if (/^\t\s*[0-9a-f]+ \S.*\(\S*\)\s*$/.test(l)) frames++;
   }
   if (headers >= 2 && frames >= 2) return 0.92;
+  const nonblank = head.slice(0, n).filter((l) => l.trim() !== '' && !l.startsWith('#')).length;
+  if (headers >= 3 && headers >= nonblank * 0.8) return 0.88;
   if (headers >= 3) return 0.75;
   return 0;
 }
@@ -39,6 +40,7 @@ class PerfScriptSink implements LineSink {
   private byComm = new Map<string, number>();
   private byEvent = new Map<string, number>();
   private range: [number, number] | null = null;
+  private droppedStacks = 0;
 
   line(text: string, lineNo: number): void {
     if (text.trim() === '') { this.flush(); return; }
@@ -62,9 +64,10 @@ class PerfScriptSink implements LineSink {
       // left: "comm pid[/tid] [cpu]" — comm may contain spaces, so read from the right
       const lf = left.split(/\s+/);
       if (lf.length && /^\[\d+\]$/.test(lf[lf.length - 1]!)) lf.pop();
-      const pidTok = lf.length > 1 ? lf.pop()! : '';
-      if (!/^-?\d+(\/\d+)?$/.test(pidTok)) { this.w.add(`line ${lineNo}: could not read sample header "${snippet(text)}"`); return; }
+      // -F without pid/tid prints no pid: then everything left of the time is the comm
+      const pidTok = lf.length > 1 && /^-?\d+(\/\d+)?$/.test(lf[lf.length - 1]!) ? lf.pop()! : '';
       const comm = lf.join(' ');
+      if (!comm) { this.w.add(`line ${lineNo}: could not read sample header "${snippet(text)}"`); return; }
       // right: "[period] event: [inline ip sym (dso) | tracepoint args]"
       const rm = /^\s*(?:(\d+)\s+)?([^\s]+?):(?:\s+|$)(.*)$/.exec(right);
       const event = rm ? rm[2]! : '?';
@@ -96,6 +99,7 @@ class PerfScriptSink implements LineSink {
     const prev = this.folded.get(key);
     if (prev !== undefined) this.folded.set(key, prev + 1);
     else if (this.folded.size < MAX_STACKS) this.folded.set(key, 1);
+    else this.droppedStacks++;
   }
 
   end() {
@@ -116,6 +120,7 @@ class PerfScriptSink implements LineSink {
       leaf_symbols: table(['symbol', 'samples'], leaves.map(([k, n]) => [k, n])),
     };
     if (!this.samples) this.w.add('no perf script samples found');
+    if (this.droppedStacks) this.w.add(`${this.droppedStacks} samples with stacks beyond ${MAX_STACKS} distinct ones were counted but not folded`);
     out.warnings = this.w.done();
     return out;
   }

@@ -65,6 +65,7 @@ class TopSink implements LineSink {
   private sawHeaderLine = false;
   /** true from a frame's start until its process table header */
   private expectHeader = false;
+  private droppedRows = 0;
   /** memory summary blocks seen in this frame: the first is Mem, the second Swap (names may be translated) */
   private memBlocks = 0;
 
@@ -242,7 +243,7 @@ class TopSink implements LineSink {
       row.push(Number.isFinite(n) ? n : v);
     }
     if (!/^\d+$/.test(pid) && cols.includes('PID')) { this.w.add(`line ${lineNo}: could not read process row "${snippet(text)}"`); return; }
-    if (this.rows.length < 200_000) this.rows.push(row);
+    if (this.rows.length < 200_000) this.rows.push(row); else this.droppedRows++;
     if (pid && Number.isFinite(cpu)) {
       const key = pid + '\u0000' + command;
       let p = this.procCpu.get(key);
@@ -277,6 +278,7 @@ class TopSink implements LineSink {
     out.tables.frames = table(['frame', 'time', 'line'], this.frames.map((f) => [f.index, f.time || null, f.line]));
     if (this.tableCols) out.tables.processes = table(this.tableCols, this.rows, 'processes of each frame (VIRT/RES/SHR… in bytes)');
     if (!nFrames) this.w.add('no top frame found');
+    if (this.droppedRows) this.w.add(`${this.droppedRows} process rows beyond 200000 were not kept in the processes table`);
     out.warnings = this.w.done();
     return out;
   }
