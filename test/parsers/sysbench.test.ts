@@ -96,6 +96,20 @@ describe('sysbench parser', () => {
     expect(c.findings).toEqual([]);
   });
 
+  it('reads threads and mutex (general statistics only) and memory interval lines', () => {
+    const t = parseText(read('threads.txt'));
+    expect(t.warnings).toEqual([]);
+    expect(val(t, 'events_total')).toBe(519);
+    expect(val(t, 'events_per_second')).toBeCloseTo(519 / 1.003, 4);
+    const m = parseText(read('mutex.txt'));
+    expect(m.warnings).toEqual([]);
+    expect(val(m, 'latency_p95_seconds')).toBe(0.61221);
+    const mem = parseText(read('memory-interval.txt'));
+    expect(mem.warnings).toEqual([]);
+    expect(mem.series.find((s) => s.name === 'bandwidth_bytes_per_second')?.values).toEqual([1942.36 * 1048576, 2542.85 * 1048576].map((x) => Number(x.toPrecision(12))));
+    expect(val(mem, 'bandwidth_bytes_per_second')).toBeCloseTo(2240.94 * 1048576, 2);
+  });
+
   it('survives CRLF/ANSI and a garbage line after the start', () => {
     const text = read('cpu.txt').replace('CPU speed:', 'blah blah\nCPU speed:').replace(/\n/g, '\r\n').replace(/(\d+\.\d+)/g, '\x1b[1m$1\x1b[0m');
     const c = parseText(text);
