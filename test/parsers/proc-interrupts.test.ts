@@ -48,6 +48,10 @@ describe('proc-interrupts parser', () => {
     // b - a: LOC 80, CAL 4, 42: 2, 36: 1, RES 1 → 88
     expect(f.message).toMatch(/^IRQ LOC \(Local timer interrupts\) makes up 90\.9 % of all interrupts since interrupts-a\.txt \(80 of 88\): local timer/);
     expect(f.severity).toBe('info'); // the timer leading is normal
+    // the files given in the other order: still b minus a
+    const [gb, ga] = evaluateFindings([b, a]);
+    expect(gb![0]!.message).toBe(f.message);
+    expect(ga![0]!.message).toMatch(/since boot/);
   });
 
   it('reads two snapshots in one file: delta per irq and a series per irq', () => {

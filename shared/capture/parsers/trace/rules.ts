@@ -105,23 +105,28 @@ const irqDominated: FindingRule = {
     let values = irqTotals(capture, 'interrupts_delta');
     let basis = 'between the snapshots';
     if (!values.size) {
-      // two single-snapshot captures of one experiment: this one minus the previous one
-      const others = all.filter((c) => c.kind === 'proc-interrupts');
-      const idx = others.indexOf(capture);
-      const prev = idx > 0 ? others[idx - 1] : undefined;
-      if (prev && !prev.metrics.some((m) => m.name === 'interrupts_delta')) {
-        const a = irqTotals(prev, 'interrupts_total');
-        const b = irqTotals(capture, 'interrupts_total');
+      // single-snapshot captures of one experiment: this one minus the one taken just before it. Counters only
+      // grow, so "before" is the capture whose every counter is <= ours, with the largest sum (any file order).
+      const mine = irqTotals(capture, 'interrupts_total');
+      let best: { c: ParsedCapture; d: Map<string, { v: number; m: Metric }>; sum: number } | null = null;
+      for (const other of all) {
+        if (other === capture || other.kind !== 'proc-interrupts' || other.metrics.some((m) => m.name === 'interrupts_delta')) continue;
+        const a = irqTotals(other, 'interrupts_total');
         const d = new Map<string, { v: number; m: Metric }>();
         let ok = a.size > 0;
-        for (const [irq, x] of b) {
+        let sum = 0;
+        for (const [irq, x] of mine) {
           const y = a.get(irq);
           if (!y) continue;
           if (x.v < y.v) { ok = false; break; }
           d.set(irq, { v: x.v - y.v, m: x.m });
+          sum += y.v;
         }
-        if (ok && d.size) { values = d; basis = `since ${prev.file ?? 'the previous capture'}`; }
+        let grew = false;
+        for (const e of d.values()) if (e.v > 0) { grew = true; break; }
+        if (ok && grew && (!best || sum > best.sum)) best = { c: other, d, sum };
       }
+      if (best) { values = best.d; basis = `since ${best.c.file ?? 'the previous capture'}`; }
     }
     if (!values.size) { values = irqTotals(capture, 'interrupts_total'); basis = 'since boot'; }
     let total = 0;
