@@ -15,7 +15,7 @@ export function cleanLine(s: string): string {
   return s;
 }
 
-const PROMPT = /^\s*(?:\([^)]*\)\s*)?(?:\[[^\]\n]{1,80}\]\s?[#$%]|[\w.-]+@[\w.-]+(?::[^\s#$]*)?\s?[#$%]|[\w.~/-]*\s?[#$%>])\s+(\S.*)$/;
+const PROMPT = /^\s*(?:\([^)]*\)\s*)?(?:\[[^\]\n]{1,80}\]\s?[#$%]|[\w.-]+@[\w.-]+(?::[^\s#$]*)?\s?[#$%]|[\w.~/-]*\s?[#$%])\s+(\S.*)$/;
 
 /**
  * If `line` looks like a shell prompt followed by a command ("[root@h ~]# fio …",

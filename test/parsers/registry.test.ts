@@ -43,6 +43,7 @@ describe('text helpers', () => {
     expect(promptCommand('user@host:~/src$ iostat -x 1', ['iostat'])).toBe('iostat -x 1');
     expect(promptCommand('[~@7DGroup ~]$ iostat -x -d 1', ['vmstat'])).toBeUndefined();
     expect(promptCommand('$ sudo watch -d -n 1 cat /proc/interrupts')).toBe('sudo watch -d -n 1 cat /proc/interrupts');
+    expect(promptCommand('load > 5 means trouble')).toBeUndefined();
     expect(commandWord('sudo LANG=C watch -d -n 1 cat /proc/interrupts')).toBe('cat');
     expect(commandWord('/usr/bin/ab -n 10 http://x/')).toBe('ab');
   });
