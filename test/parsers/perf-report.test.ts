@@ -85,6 +85,14 @@ describe('perf-report parser', () => {
     expect(val(p, 'overhead_percent', { command: 'ls', pid_command: '24777:ls', event: 'task-clock' })).toBe(100);
   });
 
+  it('reads -g folded chains like the graph ones', () => {
+    const folded = parseText(read('perf-report-g-folded.txt'));
+    expect(folded.warnings).toEqual([]);
+    expect(folded.tables!.entries!.rows.length).toBe(3);
+    const graph = parseText(read('perf-report-no-children.txt'));
+    expect(folded.tables!.callchains!.rows[0]).toEqual(graph.tables!.callchains!.rows[0]);
+  });
+
   it('survives CRLF, a prompt and a cut end; "10K" sample counts', () => {
     const lines = read('perf-report-nocallgraph.txt').split('\n').slice(0, 20);
     lines[5] = "# Samples: 10K of event 'cpu-clock'";

@@ -51,6 +51,13 @@ class PerfReportSink implements LineSink {
     const t = text.trim();
     if (t === '') { this.flushChain(); return; }
     if (t.startsWith('#')) { this.hashLine(text, t, lineNo); return; }
+    // -g folded: "8.73% a;b;c" at column 0 under an entry
+    const fm = this.entry ? /^(\d+(?:\.\d+)?)% (\S.*)$/.exec(text) : null;
+    if (fm) {
+      const syms = fm[2]!.split(';');
+      if (this.chains.length < MAX_CHAINS) this.chains.push([this.entry!.idx, this.entry!.label, Number(fm[1]), syms.length, syms.join(' <- ')]);
+      return;
+    }
     if (this.spans && /^\s*-?\d+(\.\d+)?%/.test(text)) { this.flushChain(); this.entryRow(text, lineNo); return; }
     if (this.entry && /^\s+(?:[|\s-]|\S)/.test(text)) { this.graphLine(text); return; }
     if (!this.header && !this.out.command) {
