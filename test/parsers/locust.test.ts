@@ -95,6 +95,24 @@ describe('locust parser', () => {
     expect(c.findings.find((f) => f.id === 'load.errors')?.message).toMatch(/^locust: 213 failed requests \(32\.5% of 656 requests\)/);
   });
 
+  it('reads the 0.x/1.x percentile table layout with "# reqs" before the percentiles (derived from the real one)', () => {
+    const lines = read('console.txt').split('\n');
+    const start = lines.findIndex((l) => l.startsWith('Response time percentiles'));
+    const moved = lines.map((l, i) => {
+      if (i <= start || /^-/.test(l)) return l;
+      if (l.endsWith('# reqs')) return l.replace(/(50%.*?)\s+# reqs$/, '# reqs   $1');
+      if (!/\d\s*$/.test(l)) return l;
+      const f = l.trim().split(/\s+/);
+      const reqs = f.pop()!;
+      f.splice(f.length - 11, 0, reqs);
+      return ' ' + f.join('   ');
+    });
+    const c = parseText(moved.join('\n'));
+    expect(c.warnings).toEqual([]);
+    expect(val(c, 'latency_p95_seconds', AGG)).toBe(0.007);
+    expect(val(c, 'latency_p99_seconds', INDEX)).toBe(0.011);
+  });
+
   it('reads LF line ends (locust writes CRLF) and warns on a truncated history row', () => {
     const lines = read('stats_history.csv').split('\r\n');
     const text = lines.slice(0, 10).join('\n') + '\n1795992456,3,GET,/ind';

@@ -104,6 +104,7 @@ function open(): LineSink {
   let ctable: 'stats' | 'perc' | 'errors' | undefined;
   let statCols: string[] = [];
   let percCols: number[] = [];
+  let reqsFirst = false;
   let consoleStats: { lineNo: number; line: string }[] = [];
   let consolePerc: { lineNo: number; line: string }[] = [];
   let consoleErrors: { lineNo: number; line: string }[] = [];
@@ -214,8 +215,11 @@ function open(): LineSink {
       return;
     }
     if (/^Response time percentiles|^Percentage of the requests completed within given times/.test(line)) { closeTable(); ctable = 'perc'; percCols = []; return; }
-    if (ctable === 'perc' && line.endsWith('# reqs') && /(?:^|\s)50%\s/.test(line)) {
-      percCols = fields(line).filter((x) => /^[\d.]+%$/.test(x)).map((x) => Number(x.slice(0, -1)));
+    if (ctable === 'perc' && line.includes('# reqs') && /(?:^|\s)50%(?:\s|$)/.test(line)) {
+      const f = fields(line);
+      percCols = f.filter((x) => /^[\d.]+%$/.test(x)).map((x) => Number(x.slice(0, -1)));
+      // locust 2.x prints "# reqs" last; 0.x/1.x printed it before the percentiles
+      reqsFirst = f.indexOf('#') < f.findIndex((x) => /^[\d.]+%$/.test(x));
       return;
     }
     if (/^Error report/.test(line)) { closeTable(); ctable = 'errors'; return; }
@@ -250,7 +254,7 @@ function open(): LineSink {
       const f = fields(line);
       const n = percCols.length;
       if (!n || f.length < n + 2) { out.warn(lineNo, line); continue; }
-      const vals = f.slice(f.length - 1 - n, f.length - 1);
+      const vals = reqsFirst ? f.slice(f.length - n) : f.slice(f.length - 1 - n, f.length - 1);
       const labels = splitName(f.slice(0, f.length - 1 - n));
       percCols.forEach((p, k) => {
         const v = dec(vals[k]);
