@@ -158,6 +158,21 @@ describe('vmstat parser', () => {
     expect(c.metrics.find((m) => m.name === 'boot_time_seconds')!.value).toBe(1795992077);
   });
 
+  it('-D, -f and -p', () => {
+    const d = parse('D.txt');
+    expect(d.kind).toBe('vmstat');
+    expect(d.warnings).toEqual([]);
+    const m = (c: ParsedCapture, n: string): number | undefined => c.metrics.find((x) => x.name === n)?.value;
+    expect(m(d, 'disks_total')).toBe(Number(/(\d+) disks/.exec(rd('D.txt'))![1]));
+    expect(m(d, 'reading_seconds_total')).toBe(Number(/(\d+) milli reading/.exec(rd('D.txt'))![1]) / 1000);
+    expect(m(parse('f.txt'), 'forks_total')).toBe(Number(/(\d+) forks/.exec(rd('f.txt'))![1]));
+    const p = parseText(withPrompt('vmstat -p vda 1 2', rd('p-vda-1-2.txt')));
+    expect(p.warnings).toEqual([]);
+    const rows = rd('p-vda-1-2.txt').trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/).map(Number));
+    expect(series(p, 'reads_total', { device: 'vda' }).values).toEqual(rows.map((r) => r[0]));
+    expect(series(p, 'requested_write_bytes_total', { device: 'vda' }).values).toEqual(rows.map((r) => r[3]! * 512));
+  });
+
   it('mangled: CRLF, prompt, garbage and a truncated last row', () => {
     const lines = rd('plain-1-3.txt').trimEnd().split('\n');
     lines[lines.length - 1] = lines[lines.length - 1]!.slice(0, 25);

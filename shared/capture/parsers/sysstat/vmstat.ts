@@ -134,6 +134,9 @@ class VmstatSink implements LineSink {
       return;
     }
     if (first === 'disk-' || (first.startsWith('disk-') && t.includes('reads'))) { this.diskMode = true; return; }
+    // -p: "vda  reads  read sectors  writes  requested writes"
+    if (f.length === 7 && f[1] === 'reads' && f[2] === 'read' && f[4] === 'writes') { this.partition = f[0]!; this.layout = null; return; }
+    if (this.partition && f.length === 4 && this.partitionRow(f, lineNo)) return;
     if (this.diskMode) {
       if (first === 'total' && f.length >= 10) return;
       if (this.diskRow(f, lineNo)) return;
@@ -201,6 +204,22 @@ class VmstatSink implements LineSink {
     return true;
   }
 
+  private partition = '';
+  private partSample = 0;
+
+  private partitionRow(f: string[], lineNo: number): boolean {
+    const v = f.map((x) => numAt(x, 0, x.length));
+    if (v.some((x) => x !== x)) return false;
+    const dev = { device: this.partition };
+    const cols: [string, string, Unit, number][] = [
+      ['reads_total', 'reads', 'count', 1], ['read_bytes_total', 'read sectors', 'B', 512],
+      ['writes_total', 'writes', 'count', 1], ['requested_write_bytes_total', 'requested writes', 'B', 512],
+    ];
+    cols.forEach(([name, col, unit, mult], i) => this.col.push(this.col.get(name, col, unit, dev), v[i]! * mult, this.partSample, lineNo, undefined));
+    this.partSample++;
+    return true;
+  }
+
   private summary(v: number, unit: string | undefined, what: string, lineNo: number, raw: string): void {
     const mult = unit ? UNIT_MULT[unit] ?? 1024 : 1;
     const base = what.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
@@ -208,8 +227,11 @@ class VmstatSink implements LineSink {
     if (base === 'total_swap' && unit) this.out.facts.swap_total_bytes = v * mult;
     let name: string;
     let u: Unit;
-    if (unit) { name = base + '_bytes'; u = 'B'; } else if (base === 'boot_time') { name = 'boot_time_seconds'; u = 's'; } else { name = base + '_total'; u = 'count'; }
-    this.metrics.push({ name, value: v * mult, unit: u, column: raw.replace(/^\d+\s+/, ''), lines: [lineNo, lineNo] });
+    let value = v * mult;
+    if (unit) { name = base + '_bytes'; u = 'B'; } else if (base === 'boot_time') { name = 'boot_time_seconds'; u = 's'; }
+    else if (base.startsWith('milli_')) { name = base.slice(6) + '_seconds_total'; u = 's'; value = v / 1000; } // -D
+    else { name = base + '_total'; u = 'count'; }
+    this.metrics.push({ name, value, unit: u, column: raw.replace(/^\d+\s+/, ''), lines: [lineNo, lineNo] });
   }
 
   end(): ParseOutput {
@@ -223,7 +245,7 @@ class VmstatSink implements LineSink {
     // values[0] of the per-sample layout is the since-boot average unless -y; -d counters are totals
     for (const s of this.out.series) s.firstSampleSinceBoot = !this.skipFirst && s.values.length > 0 && !s.name.endsWith('_total') && s.name !== 'io_in_progress';
     this.out.metrics = this.metrics;
-    if (!this.anyData && this.disks.size === 0 && this.metrics.length === 0 && this.out.warnings.length === 0) this.out.warnings.push('no vmstat samples found');
+    if (!this.anyData && this.disks.size === 0 && this.partSample === 0 && this.metrics.length === 0 && this.out.warnings.length === 0) this.out.warnings.push('no vmstat samples found');
     return this.out;
   }
 }
@@ -240,6 +262,9 @@ export const vmstat: CaptureParser = {
       if (/^disk-\s+-+reads-+\s+-+writes-+/.test(t)) return 0.95;
       if (/^\d+\s+K total memory$/.test(t)) score = Math.max(score, 0.6);
       if (/^\d+\s+CPU context switches$/.test(t)) score = Math.max(score, 0.9);
+      if (/^\d+ disks$/.test(t) && /^\s*\d+ partitions$/.test(head[i + 1] ?? '')) score = Math.max(score, 0.9);
+      if (/^\S+\s+reads\s+read sectors\s+writes\s+requested writes$/.test(t)) return 0.95;
+      if (/^\d+ forks$/.test(t) && head.filter((x) => x.trim() !== '').length <= 3) score = Math.max(score, 0.6);
     }
     return score;
   },
