@@ -71,3 +71,18 @@ test('notes render Markdown as text, never as HTML', async ({ page }) => {
   await d.getByRole('button', { name: 'Edit notes' }).click();
   await expect(d.getByLabel(/^Notes/)).toHaveValue(/^# Evidence/);
 });
+
+test('unsaved edits survive looking at another experiment', async ({ page }) => {
+  await createStudy(page, 'drafts');
+  await addExperiment(page, 'first');
+  const second = await addExperiment(page, 'second');
+  await second.getByLabel(/^Notes/).fill('half-written thought');
+  await expect(second.getByText('Unsaved changes')).toBeVisible();
+  const list = page.getByRole('region', { name: 'Experiments', exact: true });
+  await list.getByRole('button', { name: /^first/ }).click();
+  await expect(page.getByRole('region', { name: 'Experiment first' })).toBeVisible();
+  await list.getByRole('button', { name: /^second/ }).click();
+  await expect(second.getByLabel(/^Notes/)).toHaveValue('half-written thought');
+  await second.getByRole('button', { name: 'Discard changes' }).click();
+  await expect(second.getByLabel(/^Notes/)).toHaveValue('');
+});

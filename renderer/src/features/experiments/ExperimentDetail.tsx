@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { EXPERIMENT_STATUSES } from '../../../../shared/model';
 import type { Experiment, ExperimentStatus, HardwareProfile } from '../../../../shared/model';
@@ -13,6 +13,12 @@ import { MetricsEditor } from './MetricsEditor';
 interface Draft { title: string; date: string; status: ExperimentStatus; profileId: number | null; notes: string }
 const toDraft = (e: Experiment): Draft => ({ title: e.title, date: e.date, status: e.status, profileId: e.profileId, notes: e.notes });
 
+/**
+ * Unsaved edits per experiment, kept while the user looks at another experiment (the detail view is
+ * remounted per experiment), so switching never silently throws typing away.
+ */
+const unsaved = new Map<number, { base: string; draft: Draft }>();
+
 /** One experiment: its fields, notes (Markdown, rendered safely), config changes and results. */
 export function ExperimentDetail({ experiment, index, profiles, onDeleted }: {
   experiment: Experiment;
@@ -25,12 +31,24 @@ export function ExperimentDetail({ experiment, index, profiles, onDeleted }: {
   const { show } = useToasts();
   const saved = toDraft(experiment);
   const savedKey = JSON.stringify(saved);
-  const [draft, setDraft] = useState<Draft>(saved);
-  const [previewNotes, setPreviewNotes] = useState(true);
-  useEffect(() => { setDraft(JSON.parse(savedKey) as Draft); }, [experiment.id, savedKey]);
-  useEffect(() => { setPreviewNotes(!!experiment.notes); }, [experiment.id]);
+  const [draft, setDraft] = useState<Draft>(() => {
+    const kept = unsaved.get(experiment.id);
+    return kept && kept.base === savedKey ? kept.draft : saved;
+  });
+  const lastSavedKey = useRef(savedKey);
+  // The stored experiment changed (saved here, or elsewhere): show the new values.
+  useEffect(() => {
+    if (lastSavedKey.current === savedKey) return;
+    lastSavedKey.current = savedKey;
+    setDraft(JSON.parse(savedKey) as Draft);
+  }, [savedKey]);
+  const [previewNotes, setPreviewNotes] = useState(() => !!draft.notes && draft.notes === experiment.notes);
 
   const dirty = JSON.stringify(draft) !== savedKey;
+  useEffect(() => {
+    if (dirty) unsaved.set(experiment.id, { base: savedKey, draft });
+    else unsaved.delete(experiment.id);
+  }, [dirty, draft, savedKey, experiment.id]);
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
 
   const save = async (e: FormEvent) => {
