@@ -144,6 +144,35 @@ describe('top parser', () => {
     expect(series(c, 'cpu_percent', { pid: '26468', command: '/usr/bin/python3 -c while True: pass' })!.values).toEqual([25, 37.3]);
   });
 
+  it('reads BusyBox top -b (no "top -" line; Mem/CPU/Load average; STAT, %VSZ, percent cells)', () => {
+    const c = parseText(read('busybox-top-b-n2.txt'));
+    expect(c.kind).toBe('top');
+    expect(c.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(c.warnings).toEqual([]);
+    expect(series(c, 'memory_used_bytes')!.values).toEqual([3171748 * 1024, 3236364 * 1024]);
+    expect(series(c, 'memory_cached_bytes')!.values).toEqual([1975992 * 1024, 1992824 * 1024]);
+    expect(series(c, 'memory_buffers_bytes')!.values).toEqual([38040 * 1024, 38040 * 1024]);
+    expect(series(c, 'cpu_user_percent')!.values).toEqual([65, 63]);
+    expect(series(c, 'cpu_nice_percent')!.values).toEqual([10, 13]);
+    expect(series(c, 'load_1m')!.values).toEqual([11.67, 11.67]);
+    expect(series(c, 'tasks_running')!.values).toEqual([10, 22]);
+    expect(series(c, 'tasks_total')!.values).toEqual([379, 428]);
+    const t = c.tables!.processes!;
+    expect(t.columns).toEqual(['frame', 'PID', 'PPID', 'USER', 'STAT', 'VSZ', '%VSZ', '%CPU', 'COMMAND']);
+    expect(t.rows.length).toBe(10);
+    expect(t.rows[5]).toEqual([2, 6, 3, 'root', 'R', 20532 * 1024, 0, 7, '/usr/bin/python3 -c while True: pass']);
+    expect(series(c, 'cpu_percent', { pid: '6', command: '/usr/bin/python3 -c while True: pass' })!.values).toEqual([25, 7]);
+  });
+
+  it('splits the VSZ and %VSZ that BusyBox glues together for huge processes', () => {
+    // a row of a real BusyBox top capture on this machine (a chromium renderer, command line cut)
+    const lines = read('busybox-top-b-n2.txt').split('\n');
+    lines.splice(4, 0, ' 2266  1628 root     S    1447g5792%  21% /usr/lib/chromium/chromium --type=renderer');
+    const c = parseText(lines.join('\n'));
+    expect(c.warnings).toEqual([]);
+    expect(c.tables!.processes!.rows[0]).toEqual([1, 2266, 1628, 'root', 'S', 1447 * 1024 ** 3, 5792, 21, '/usr/lib/chromium/chromium --type=renderer']);
+  });
+
   it('takes the command from a prompt line and survives CRLF, colours and a cut end', () => {
     const text = read('top-b-n3.txt');
     const lines = text.split('\n');

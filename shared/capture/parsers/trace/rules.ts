@@ -48,7 +48,7 @@ const sleepingBusy: FindingRule = {
   evaluate({ capture }): Finding[] {
     const t = capture.tables?.processes;
     if (!t) return [];
-    const iS = t.columns.indexOf('S');
+    const iS = t.columns.includes('S') ? t.columns.indexOf('S') : t.columns.indexOf('STAT'); // STAT: BusyBox
     const iCpu = t.columns.indexOf('%CPU');
     const iCmd = t.columns.findIndex((c) => c === 'COMMAND' || c === 'Command');
     const iFrame = t.columns.indexOf('frame');
@@ -56,7 +56,7 @@ const sleepingBusy: FindingRule = {
     const frames = new Map<number, { count: number; cpu: number; byCmd: Map<string, number> }>();
     for (const r of t.rows) {
       const cpu = r[iCpu];
-      if (r[iS] !== 'S' || typeof cpu !== 'number' || !(cpu > 0)) continue;
+      if (!String(r[iS]).startsWith('S') || typeof cpu !== 'number' || !(cpu > 0)) continue;
       const fr = typeof r[iFrame] === 'number' ? (r[iFrame] as number) : 1;
       let f = frames.get(fr);
       if (!f) { f = { count: 0, cpu: 0, byCmd: new Map() }; frames.set(fr, f); }

@@ -10,7 +10,7 @@ const TOP_LINE = /^\s*top - (\d{1,2}:\d{2}:\d{2})\s+(.*)$/;
 const LOAD = /load averages?:\s*([\d.,]+)[,\s]\s*([\d.,]+)[,\s]\s*([\d.,]+)/;
 /** "Tasks:", "Threads:" (-H) or a translation ("任务:"), followed by "N total". */
 const TASKS = /^\s*(\S+?)\s*:\s+\d+\s+total\b/;
-const CPU_START = /(%?Cpu(?:\(s\)|\d+)|%Node\d+)\s*:/gi;
+const CPU_START = /(%?Cpu(?:\(s\)|\d+)|%Node\d+|CPU(?=\s*:))\s*:/gi;
 /** "KiB Mem :", "MiB Swap:", translated "MiB Spch:", old "Mem:" / "Swap:". */
 const MEM_START = /(?:^|\s)([KMGTPE]iB\s+[^\s:]+|Mem|Swap)\s*:/g;
 const PAIR = /(\d+(?:[.,]\d+)?)\s*%?\s*([A-Za-z][A-Za-z/]*)/g;
@@ -18,6 +18,9 @@ const PAIR = /(\d+(?:[.,]\d+)?)\s*%?\s*([A-Za-z][A-Za-z/]*)/g;
 const CPU_FIELDS: Record<string, string> = {
   us: 'cpu_user_percent', sy: 'cpu_system_percent', ni: 'cpu_nice_percent', id: 'cpu_idle_percent',
   wa: 'cpu_iowait_percent', hi: 'cpu_hardware_irq_percent', si: 'cpu_software_irq_percent', st: 'cpu_steal_percent',
+  // BusyBox top: "CPU:  91% usr   8% sys   0% nic   0% idle   0% io   0% irq   0% sirq"
+  usr: 'cpu_user_percent', sys: 'cpu_system_percent', nic: 'cpu_nice_percent', idle: 'cpu_idle_percent', io: 'cpu_iowait_percent',
+  irq: 'cpu_hardware_irq_percent', sirq: 'cpu_software_irq_percent',
 };
 const SCALE: Record<string, number> = { KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4, PiB: 1024 ** 5, EiB: 1024 ** 6 };
 /** Columns of the process table that hold memory sizes (KiB unless suffixed). */
@@ -42,6 +45,9 @@ function detect(head: readonly string[]): number {
     else if (/^\s*%?Cpu(\(s\)|\d+)\s*:\s*[\d.,]+\s*%?\s*us/.test(l)) score += 0.15;
     else if (/^\s*[KMG]iB Mem\s*:/.test(l) || /^\s*Mem:\s+\d+k? total/.test(l)) score += 0.15;
     else if (/^\s*PID\s+USER\s+.*COMMAND/.test(l) || /^\s*PID\s+.*%CPU.*COMMAND/.test(l)) score += 0.2;
+    else if (/^Mem: \d+K used, \d+K free/.test(l)) score += 0.35; // BusyBox top
+    else if (/^CPU:\s+[\d.]+% usr\s/.test(l)) score += 0.3;
+    else if (/^Load average: [\d.]+ [\d.]+ [\d.]+ \d+\/\d+/.test(l)) score += 0.3;
     if (score >= 1) break;
   }
   return Math.min(0.98, score);
@@ -68,6 +74,11 @@ class TopSink implements LineSink {
   private droppedRows = 0;
   /** memory summary blocks seen in this frame: the first is Mem, the second Swap (names may be translated) */
   private memBlocks = 0;
+
+  /** A summary line: it belongs to the current frame, or starts one when a process table came before (BusyBox). */
+  private summaryLine(lineNo: number): void {
+    if (this.frame < 0 || this.cols) this.newFrame(lineNo, '');
+  }
 
   private ensureFrame(lineNo: number): void {
     if (this.frame < 0) this.newFrame(lineNo, '');
@@ -125,9 +136,20 @@ class TopSink implements LineSink {
       this.sawHeaderLine = true;
       return;
     }
+    // BusyBox: "Load average: 11.31 10.61 7.90 9/421 2426" (running/total tasks, last pid)
+    const bl = /^Load average:\s+([\d.,]+)\s+([\d.,]+)\s+([\d.,]+)(?:\s+(\d+)\/(\d+))?/.exec(text);
+    if (bl) {
+      this.summaryLine(lineNo);
+      this.push('load_1m', 'Load average', 'count', num(bl[1]), lineNo);
+      this.push('load_5m', 'Load average', 'count', num(bl[2]), lineNo);
+      this.push('load_15m', 'Load average', 'count', num(bl[3]), lineNo);
+      if (bl[4]) { this.push('tasks_running', 'running', 'count', Number(bl[4]), lineNo); this.push('tasks_total', 'total', 'count', Number(bl[5]), lineNo); }
+      return;
+    }
     const tm = TASKS.exec(text);
     if (tm) {
       this.ensureFrame(lineNo);
+      this.summaryLine(lineNo);
       const word = tm[1]!;
       for (const [v, label] of pairs(text.slice(text.indexOf(':') + 1))) {
         const key = label.toLowerCase();
@@ -136,12 +158,12 @@ class TopSink implements LineSink {
       return;
     }
     if (/^\s*%?(Cpu|Node)/i.test(text)) {
-      this.ensureFrame(lineNo);
+      this.summaryLine(lineNo);
       this.cpuLine(text, lineNo);
       return;
     }
     if (/^\s*(?:[KMGTPE]iB\s+[^\s:]+|Mem|Swap)\s*:/.test(text)) {
-      this.ensureFrame(lineNo);
+      this.summaryLine(lineNo);
       this.memLine(text, lineNo);
       return;
     }
@@ -219,6 +241,8 @@ class TopSink implements LineSink {
   private procRow(text: string, lineNo: number): void {
     const cols = this.cols!;
     let f = fields(text);
+    // BusyBox glues a wide VSZ to %VSZ: "1447g5792%"
+    if (f.length < cols.length) f = f.flatMap((x) => { const g = /^(\d+(?:\.\d+)?[kmgt])(\d+%)$/.exec(x); return g ? [g[1]!, g[2]!] : [x]; });
     if (f.length < cols.length && !(this.cmdCol === cols.length - 1 && f.length === cols.length - 1)) {
       this.w.add(`line ${lineNo}: could not read process row "${snippet(text)}"`);
       return;
@@ -238,8 +262,9 @@ class TopSink implements LineSink {
       if (c === 'PID') pid = v;
       if (i === this.cmdCol) command = v;
       if (MEM_COLUMNS.has(c)) { const b = topMem(v); row.push(Number.isFinite(b) ? b : v); continue; }
-      if (c === '%CPU') cpu = num(v);
-      const n = /^-?\d+(?:[.,]\d+)?$/.test(v) ? num(v) : NaN;
+      const pv = c.startsWith('%') ? v.replace(/%$/, '') : v;
+      if (c === '%CPU') cpu = num(pv);
+      const n = /^-?\d+(?:[.,]\d+)?$/.test(pv) ? num(pv) : NaN;
       row.push(Number.isFinite(n) ? n : v);
     }
     if (!/^\d+$/.test(pid) && cols.includes('PID')) { this.w.add(`line ${lineNo}: could not read process row "${snippet(text)}"`); return; }
@@ -317,7 +342,9 @@ function normalizeHeader(cols: string[]): string[] {
 function memName(label: string, swap: boolean): string | undefined {
   const l = label.toLowerCase();
   if (l === 'avail mem' || l === 'avail') return 'memory_available_bytes';
-  if (l === 'cached mem' || (swap && l === 'cached')) return 'memory_cached_bytes';
+  if (l === 'cached mem' || l === 'cached') return 'memory_cached_bytes';
+  if (!swap && l === 'buff') return 'memory_buffers_bytes'; // BusyBox
+  if (!swap && l === 'shrd') return 'memory_shared_bytes'; // BusyBox
   const pre = swap ? 'swap_' : 'memory_';
   if (l === 'total') return pre + 'total_bytes';
   if (l === 'free') return pre + 'free_bytes';
