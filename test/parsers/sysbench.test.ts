@@ -110,6 +110,16 @@ describe('sysbench parser', () => {
     expect(val(mem, 'bandwidth_bytes_per_second')).toBeCloseTo(2240.94 * 1048576, 2);
   });
 
+  it('reads a capture whose head was cut off (no banner, no "Threads started!")', () => {
+    const text = read('oltp-read-write.txt').split('\n').slice(13).join('\n');
+    const c = parseText(text);
+    expect(c.kind).toBe('sysbench');
+    expect(c.warnings).toEqual([]);
+    expect(val(c, 'transactions_per_second')).toBe(1234.7);
+    expect(val(c, 'latency_p95_seconds')).toBe(0.00599);
+    expect(c.series.find((s) => s.name === 'transactions_per_second')?.values).toEqual([1230.02, 1293.35]);
+  });
+
   it('survives CRLF/ANSI and a garbage line after the start', () => {
     const text = read('cpu.txt').replace('CPU speed:', 'blah blah\nCPU speed:').replace(/\n/g, '\r\n').replace(/(\d+\.\d+)/g, '\x1b[1m$1\x1b[0m');
     const c = parseText(text);

@@ -11,7 +11,8 @@ import { Out, dec, ms, pName, round } from './common';
 
 const TOOLS = ['sysbench'];
 const MIB = 1024 * 1024;
-const VERSION = /^sysbench (\d+\.\d+(?:\.\d+)?\S*)(?:\s+\(using ([^)]*)\))?/;
+const VERSION = /^sysbench (\d+\.\d+(?:\.\d+)?(?:[-+~][\w.]+)?):?(?:\s+\(using ([^)]*)\))?/;
+const RESULT_HEADS = new Set(['CPU speed:', 'File operations:', 'Throughput:', 'SQL statistics:', 'OLTP test statistics:', 'General statistics:', 'Test execution summary:', 'Latency (ms):', 'Threads fairness:', 'Latency histogram (values are in milliseconds)']);
 const INTERVAL = /^\[ *([\d.]+)s ?\] (.*)$/;
 
 function detect(head: readonly string[]): number {
@@ -79,6 +80,14 @@ function open(): LineSink {
     if (m) push(`latency_${pName(Number(m[1]))}_seconds`, `lat (ms,${m[1]!}%)`, 's', ms(Number(m[2])));
     m = /\berr\/s: ([\d.]+)/.exec(body); if (m) push('errors_per_second', 'err/s', '1/s', Number(m[1]));
     m = /\breconn\/s: ([\d.]+)/.exec(body); if (m) push('reconnects_per_second', 'reconn/s', '1/s', Number(m[1]));
+    // sysbench 0.5: "threads: 8, tps: …, reads: …, writes: …, response time: 12.3ms (95%), errors: …, reconnects: …"
+    m = /^threads: (\d+),/.exec(body); if (m) push('threads', 'threads', 'count', Number(m[1]));
+    m = /\breads(?:\/s)?: ([\d.]+), writes(?:\/s)?: ([\d.]+)/.exec(body);
+    if (m) ['read', 'write'].forEach((type, i) => push('queries_per_second', `${type}s`, '1/s', Number(m![i + 1]), { type }));
+    m = /\bresponse time: ([\d.]+)ms \(([\d.]+)%\)/.exec(body);
+    if (m) push(`latency_${pName(Number(m[2]))}_seconds`, `response time (${m[2]!}%)`, 's', ms(Number(m[1])));
+    m = /\berrors: ([\d.]+)/.exec(body); if (m) push('errors_per_second', 'errors', '1/s', Number(m[1]));
+    m = /\breconnects: +([\d.]+)/.exec(body); if (m) push('reconnects_per_second', 'reconnects', '1/s', Number(m[1]));
     m = /\breads: ([\d.]+) MiB\/s writes: ([\d.]+) MiB\/s fsyncs: ([\d.]+)\/s/.exec(body);
     if (m) {
       setMode('fileio');
@@ -113,6 +122,9 @@ function open(): LineSink {
   function sqlLine(k: string, v: string, lineNo: number): boolean {
     const names: Record<string, [string, string]> = {
       transactions: ['transactions_total', 'transactions_per_second'],
+      deadlocks: ['deadlocks_total', 'deadlocks_per_second'],
+      'read/write requests': ['read_write_requests_total', 'read_write_requests_per_second'],
+      'other operations': ['other_operations_total', 'other_operations_per_second'],
       queries: ['queries_total', 'queries_per_second'],
       'ignored errors': ['ignored_errors_total', 'ignored_errors_per_second'],
       reconnects: ['reconnects_total', 'reconnects_per_second'],
@@ -134,21 +146,22 @@ function open(): LineSink {
     let m = VERSION.exec(line);
     if (m && !started) { o.toolVersion = `sysbench ${m[1]!}`; if (m[2]) o.facts.lua = m[2]; return; }
     m = INTERVAL.exec(line);
-    if (m) { if (!interval(m[2]!, Number(m[1]), lineNo)) out.warn(lineNo, line); return; }
+    if (m) { started = true; if (!interval(m[2]!, Number(m[1]), lineNo)) out.warn(lineNo, line); return; }
     if (/^Running the test with following options:$/.test(line)) { section = 'options'; return; }
     if (/^Threads started!$/.test(line)) { started = true; section = 'none'; return; }
     if (/^(FATAL|ERROR|WARNING|Error|error):?/.test(line)) { errors.push(line.trim()); return; }
     const head = line.trim();
+    if (RESULT_HEADS.has(head)) started = true;
     switch (head) {
       case 'CPU speed:': section = 'cpu'; setMode('cpu'); return;
       case 'File operations:': section = 'fileops'; setMode('fileio'); return;
       case 'Throughput:': section = 'throughput'; return;
-      case 'SQL statistics:': section = 'sql'; setMode('oltp'); return;
+      case 'SQL statistics:': case 'OLTP test statistics:': section = 'sql'; setMode('oltp'); return;
       case 'queries performed:': section = 'queries'; return;
-      case 'General statistics:': section = 'general'; return;
+      case 'General statistics:': case 'Test execution summary:': section = 'general'; return;
       case 'Latency (ms):': section = 'latency'; return;
       case 'Threads fairness:': section = 'fairness'; return;
-      case 'per-request statistics:': section = 'oldreq'; return;
+      case 'per-request statistics:': case 'response time:': section = 'oldreq'; return;
       case 'Latency histogram (values are in milliseconds)': section = 'histogram'; return;
       default: break;
     }
@@ -182,6 +195,36 @@ function open(): LineSink {
       out.metric('bandwidth_bytes_per_second', round(Number(m[2]) * MIB), 'B/s', lineNo, 'MiB/sec');
       return;
     }
+    m = /^Operations performed:\s+(\d+) Read, (\d+) Write, (\d+) Other = (\d+) Total$/.exec(line);
+    if (m) {
+      setMode('fileio');
+      ['read', 'write', 'other'].forEach((type, i) => out.metric('operations_total', Number(m![i + 1]), 'count', lineNo, `Operations performed: ${type}`, { type }));
+      return;
+    }
+    m = /^Operations performed: (\d+) \(([\d.]+) ops\/sec\)$/.exec(line);
+    if (m) {
+      setMode('memory');
+      out.metric('operations_total', Number(m[1]), 'count', lineNo, 'Operations performed');
+      out.metric('operations_per_second', Number(m[2]), '1/s', lineNo, 'ops/sec');
+      return;
+    }
+    m = /^([\d.]+) MB transferred \(([\d.]+) MB\/sec\)$/.exec(line);
+    if (m) {
+      out.metric('transferred_bytes', round(Number(m[1]) * MIB), 'B', lineNo, 'MB transferred');
+      out.metric('bandwidth_bytes_per_second', round(Number(m[2]) * MIB), 'B/s', lineNo, 'MB/sec');
+      return;
+    }
+    m = /^Read ([\d.]+)([KMGT]?b)\s+Written ([\d.]+)([KMGT]?b)\s+Total transferred ([\d.]+)([KMGT]?b)\s+\(([\d.]+)([KMGT]?b)\/sec\)$/.exec(line);
+    if (m) {
+      // sysbench 0.4 prints binary units as "Mb"
+      const b = (v: string, u: string): number => round(Number(v) * ({ b: 1, Kb: 1024, Mb: MIB, Gb: MIB * 1024, Tb: MIB * MIB } as Record<string, number>)[u]!);
+      out.metric('read_bytes', b(m[1]!, m[2]!), 'B', lineNo, 'Read');
+      out.metric('written_bytes', b(m[3]!, m[4]!), 'B', lineNo, 'Written');
+      out.metric('transferred_bytes', b(m[5]!, m[6]!), 'B', lineNo, 'Total transferred');
+      out.metric('bandwidth_bytes_per_second', b(m[7]!, m[8]!), 'B/s', lineNo, `${m[8]!}/sec`);
+      return;
+    }
+    if (/^(Time limit exceeded, exiting\.\.\.|\(last message repeated \d+ times\)|Done\.)$/.test(line)) return;
     m = /^\s*([\d.]+) Requests\/sec executed$/.exec(line);
     if (m) { out.metric('requests_per_second', Number(m[1]), '1/s', lineNo, 'Requests/sec executed'); return; }
     const p = kv(line);
