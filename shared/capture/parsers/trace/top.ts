@@ -242,7 +242,10 @@ class TopSink implements LineSink {
     const cols = this.cols!;
     let f = fields(text);
     // BusyBox glues a wide VSZ to %VSZ: "1447g5792%"
-    if (f.length < cols.length) f = f.flatMap((x) => { const g = /^(\d+(?:\.\d+)?[kmgt])(\d+%)$/.exec(x); return g ? [g[1]!, g[2]!] : [x]; });
+    if (cols.includes('%VSZ')) {
+      const k = f.findIndex((x, i) => i < cols.length && /^\d+(?:\.\d+)?[kmgt]\d+%$/.test(x));
+      if (k >= 0) { const g = /^(\d+(?:\.\d+)?[kmgt])(\d+%)$/.exec(f[k]!)!; f.splice(k, 1, g[1]!, g[2]!); }
+    }
     if (f.length < cols.length && !(this.cmdCol === cols.length - 1 && f.length === cols.length - 1)) {
       this.w.add(`line ${lineNo}: could not read process row "${snippet(text)}"`);
       return;
