@@ -70,15 +70,18 @@ export function scanNumbers(line: string, pos: number, out: Float64Array, max: n
     const start = i;
     let neg = false;
     if (c === 45) { neg = true; i++; }
-    let m = 0, digits = 0, frac = -1, ok = true;
+    let m = 0, dot = -1, ok = true;
+    const d0 = i;
     for (; i < n; i++) {
       c = line.charCodeAt(i);
-      if (c >= 48 && c <= 57) { m = m * 10 + (c - 48); digits++; if (frac >= 0) frac++; }
-      else if ((c === 46 || c === 44) && frac < 0) frac = 0;
+      if (c >= 48 && c <= 57) m = m * 10 + (c - 48);
+      else if ((c === 46 || c === 44) && dot < 0) dot = i;
       else if (c === 32 || c === 9) break;
       else { ok = false; break; }
     }
-    if (!ok || digits === 0 || digits > 15) {
+    const digits = i - d0 - (dot >= 0 ? 1 : 0);
+    const frac = dot >= 0 ? i - dot - 1 : 0;
+    if (!ok || digits <= 0 || digits > 15) {
       while (i < n && (c = line.charCodeAt(i)) !== 32 && c !== 9) i++;
       const v = numAt(line, start, i);
       if (v !== v) { SCAN.end = start; return k; }
