@@ -58,6 +58,7 @@ function open(): LineSink {
   const o = out.o;
   let inDist = false;
   let inSpectrum = false;
+  let distLabels: Record<string, string> | undefined;
   const stats: Table = { columns: ['Thread Stats', 'Avg', 'Stdev', 'Max', '+/- Stdev'], rows: [] };
   const spectrum: Table = { columns: ['Value', 'Percentile', 'TotalCount', '1/(1-Percentile)'], rows: [] };
   const errors: string[] = [];
@@ -104,15 +105,21 @@ function open(): LineSink {
       if ([avg, sd, max].some((x) => !Number.isFinite(x))) out.warn(lineNo, line);
       return;
     }
-    if (/^\s+Latency Distribution/.test(line)) { inDist = true; inSpectrum = false; return; }
+    if (/^\s+Latency Distribution/.test(line)) {
+      inDist = true;
+      inSpectrum = false;
+      // wrk2 -U prints a second, uncorrected distribution: keep it apart
+      distLabels = /Uncorrected/i.test(line) ? { latency: 'uncorrected' } : undefined;
+      return;
+    }
     if (inDist) {
       m = /^\s*([\d.]+)%\s+(\S+)$/.exec(line);
       if (m) {
         const p = Number(m[1]);
         const v = time(m[2]!);
         if (!Number.isFinite(v)) { out.warn(lineNo, line); return; }
-        if (p >= 100) { if (!out.has('latency_max_seconds')) out.metric('latency_max_seconds', v, 's', lineNo, `${m[1]}%`); }
-        else out.metric(`latency_${pName(p)}_seconds`, v, 's', lineNo, `${m[1]}%`);
+        if (p >= 100) { if (!out.has('latency_max_seconds', distLabels)) out.metric('latency_max_seconds', v, 's', lineNo, `${m[1]}%`, distLabels); }
+        else out.metric(`latency_${pName(p)}_seconds`, v, 's', lineNo, `${m[1]}%`, distLabels);
         return;
       }
     }
@@ -121,7 +128,7 @@ function open(): LineSink {
       if (/^\s+Value\s+Percentile/.test(line) || /^-{10,}$/.test(line)) return;
       if (/^#\[/.test(line)) {
         m = /^#\[Mean\s*=\s*([\d.]+), StdDeviation\s*=\s*([\d.]+)\]/.exec(line);
-        if (m) {
+        if (m && !distLabels) {
           out.setMetric('latency_mean_seconds', round(Number(m[1]) / 1000), 's', lineNo, 'Mean');
           out.setMetric('latency_stdev_seconds', round(Number(m[2]) / 1000), 's', lineNo, 'StdDeviation');
         }
