@@ -140,5 +140,9 @@ describe('perf-stat parser', () => {
     expect(c.command).toBe("perf stat -e sched:sched_switch ls");
     expect(val(c, 'counter_value', { event: 'syscalls:sys_enter_newfstatat' })).toBe(23);
     expect(c.warnings).toEqual(['line 15: could not read "%%%"']);
+    // program output between perf's lines is not a counter
+    const withOutput = parseText('42 files found\n' + read('perf-stat-default.txt'));
+    expect(withOutput.warnings).toEqual(['line 1: could not read "42 files found"']);
+    expect(withOutput.metrics.some((m) => m.labels?.event === 'files')).toBe(false);
   });
 });

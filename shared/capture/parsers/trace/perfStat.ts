@@ -197,7 +197,9 @@ class PerfStatSink implements LineSink {
     // perf before 4.x: "83723.452481      task-clock:u (msec)"
     const um = /^(\S+)\s+\((msec|ns|usec)\)$/.exec(event);
     if (um && !unit) { event = um[1]!; unit = um[2]!; }
-    if (!event || !/^[A-Za-z_]/.test(event)) return false;
+    // an event name is one token ("cycles", "sched:sched_switch", "cpu_core/cycles/"): program output such as
+    // "42 files found" printed between perf's lines is not a counter
+    if (!event || !/^[A-Za-z_][^\s]*$/.test(event)) return false;
     const r: Reading = { event, raw, unit, labels, line: lineNo };
     if (status) r.status = status; else this.noteDecimal(raw);
     if (interval !== undefined) r.interval = interval;
