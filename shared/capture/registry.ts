@@ -127,22 +127,31 @@ export class CaptureStream {
 
   /** Feed a chunk of text. Lines end at \n, \r\n or a lone \r (terminal progress output). */
   write(chunk: string): void {
-    let start = 0;
-    let i = 0;
     const n = chunk.length;
-    if (this.pendingCR && n > 0 && chunk.charCodeAt(0) === 10) { start = i = 1; }
-    this.pendingCR = false;
-    for (; i < n; i++) {
-      const c = chunk.charCodeAt(i);
-      if (c === 10 || c === 13) {
-        const piece = chunk.slice(start, i);
-        this.feed(this.partial ? this.partial + piece : piece);
-        this.partial = '';
-        if (c === 13) {
-          if (i + 1 < n) { if (chunk.charCodeAt(i + 1) === 10) i++; } else this.pendingCR = true;
-        }
-        start = i + 1;
+    let start = 0;
+    if (this.pendingCR) {
+      this.pendingCR = false;
+      if (n > 0 && chunk.charCodeAt(0) === 10) start = 1;
+    }
+    // indexOf scans natively; most captures have no \r at all, so that search runs once
+    let nl = chunk.indexOf('\n', start);
+    let cr = chunk.indexOf('\r', start);
+    while (nl !== -1 || cr !== -1) {
+      let end: number;
+      let next: number;
+      if (cr === -1 || (nl !== -1 && nl < cr)) {
+        end = nl;
+        next = nl + 1;
+      } else {
+        end = cr;
+        if (cr + 1 < n) next = chunk.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
+        else { next = cr + 1; this.pendingCR = true; }
       }
+      const piece = chunk.slice(start, end);
+      if (this.partial) { this.feed(this.partial + piece); this.partial = ''; } else this.feed(piece);
+      start = next;
+      if (nl !== -1 && nl < start) nl = chunk.indexOf('\n', start);
+      if (cr !== -1 && cr < start) cr = chunk.indexOf('\r', start);
     }
     if (start < n) {
       this.partial += chunk.slice(start);

@@ -4,15 +4,14 @@
 const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 
+const HAS_CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
+
 /** Remove ANSI colour codes and other control characters (keeps tabs). */
 export function cleanLine(s: string): string {
+  // fast path: most lines have no escape or control character at all (one native scan)
+  if (!HAS_CONTROL.test(s)) return s;
   if (s.indexOf('\x1b') !== -1) s = s.replace(ANSI, '');
-  // fast path: most lines have no control characters at all
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if ((c < 32 && c !== 9) || c === 127) return s.replace(CONTROL, '');
-  }
-  return s;
+  return s.replace(CONTROL, '');
 }
 
 const PROMPT = /^\s*(?:\([^)]*\)\s*)?(?:\[[^\]\n]{1,80}\]\s?[#$%]|[\w.-]+@[\w.-]+(?::[^\s#$]*)?\s?[#$%]|[\w.~/-]*\s?[#$%])\s+(\S.*)$/;
