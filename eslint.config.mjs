@@ -45,6 +45,18 @@ export default tseslint.config(
         { group: nodeBuiltins, message: 'the renderer has no Node' },
         { group: ['better-sqlite3'], message: 'the renderer has no database' },
         { group: ['**/electron/**'], message: 'the renderer only knows the TunebookApi contract' },
+        { group: ['plotly.js*'], message: 'plotly is wrapped by renderer/src/components/Chart only' },
+      ] }],
+    },
+  },
+  {
+    files: ['renderer/src/components/Chart/**', 'renderer/src/env.d.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['electron', 'electron/*'], message: 'the renderer only knows the TunebookApi contract' },
+        { group: nodeBuiltins, message: 'the renderer has no Node' },
+        { group: ['better-sqlite3'], message: 'the renderer has no database' },
+        { group: ['**/electron/**'], message: 'the renderer only knows the TunebookApi contract' },
       ] }],
     },
   },
