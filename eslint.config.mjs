@@ -4,7 +4,10 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'zlib', 'stream', 'worker_threads', 'util', 'events', 'readline'];
+// Bare Node module names are matched exactly (as `paths`), so a local './util' is not mistaken for 'util'.
+const nodeModules = ['fs', 'fs/promises', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'zlib', 'stream', 'worker_threads', 'util', 'events', 'readline', 'string_decoder'];
+const nodeBuiltins = ['node:*'];
+const nodePaths = (message) => nodeModules.map((name) => ({ name, message }));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'test/fixtures/**'] },
@@ -28,7 +31,7 @@ export default tseslint.config(
   {
     files: ['shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
+      'no-restricted-imports': ['error', { paths: nodePaths('shared/ runs anywhere: no Node built-ins'), patterns: [
         { group: ['electron', 'electron/*'], message: 'shared/ runs anywhere: no electron' },
         { group: nodeBuiltins, message: 'shared/ runs anywhere: no Node built-ins' },
         { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'shared/ has no UI' },
@@ -40,7 +43,7 @@ export default tseslint.config(
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
+      'no-restricted-imports': ['error', { paths: nodePaths('the renderer has no Node'), patterns: [
         { group: ['electron', 'electron/*'], message: 'the renderer only knows the TunebookApi contract' },
         { group: nodeBuiltins, message: 'the renderer has no Node' },
         { group: ['better-sqlite3'], message: 'the renderer has no database' },
@@ -52,7 +55,7 @@ export default tseslint.config(
   {
     files: ['renderer/src/components/Chart/**', 'renderer/src/env.d.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
+      'no-restricted-imports': ['error', { paths: nodePaths('the renderer has no Node'), patterns: [
         { group: ['electron', 'electron/*'], message: 'the renderer only knows the TunebookApi contract' },
         { group: nodeBuiltins, message: 'the renderer has no Node' },
         { group: ['better-sqlite3'], message: 'the renderer has no database' },
