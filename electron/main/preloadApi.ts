@@ -10,7 +10,7 @@
  */
 import type { IpcRendererEvent } from 'electron';
 import type { ApiEvents, TunebookApi } from '../../shared/api';
-import { API_EVENTS, API_METHODS } from '../../shared/api';
+import { API_EVENTS, API_METHODS, decodeErrorMessage, encodeErrorMessage, isErrorCode, type ErrorCode } from '../../shared/api';
 import type { IpcEnvelope } from './channels';
 import { eventChannel, methodChannel } from './channels';
 
@@ -29,17 +29,14 @@ export type PreloadApi = TunebookApi & {
   getPathForFile(file: File): string;
 };
 
-const ERROR_CODES = ['invalid', 'not-found', 'conflict', 'refused', 'internal'] as const;
-type ErrorCode = (typeof ERROR_CODES)[number];
-
 export interface BridgeError extends Error {
   code: ErrorCode;
 }
 
 /** Builds the error a failed call rejects with (see the module comment for the message prefix). */
 export function bridgeError(code: string, message: string): BridgeError {
-  const known: ErrorCode = (ERROR_CODES as readonly string[]).includes(code) ? (code as ErrorCode) : 'internal';
-  const err = new Error(`[${known}] ${message}`) as BridgeError;
+  const known: ErrorCode = isErrorCode(code) ? code : 'internal';
+  const err = new Error(encodeErrorMessage(known, message)) as BridgeError;
   err.name = 'TunebookError';
   err.code = known;
   return err;
@@ -47,13 +44,11 @@ export function bridgeError(code: string, message: string): BridgeError {
 
 /**
  * Reads `code` and the clean message back from an error that crossed the contextBridge.
- * (Mirror of what the renderer's API client should do; kept here so the format is tested.)
+ * (The renderer's API client does the same with decodeErrorMessage.)
  */
 export function reviveBridgeError(err: unknown): { code: ErrorCode; message: string } | null {
   const msg = err instanceof Error ? err.message : typeof err === 'string' ? err : null;
-  if (msg === null) return null;
-  const m = /^\[(invalid|not-found|conflict|refused|internal)\] ([\s\S]*)$/.exec(msg);
-  return m ? { code: m[1] as ErrorCode, message: m[2] ?? '' } : null;
+  return msg === null ? null : decodeErrorMessage(msg);
 }
 
 export function unwrapEnvelope(envelope: unknown): unknown {

@@ -3,12 +3,10 @@
  * `{"args": [...]}` and the session token in `X-Tunebook-Token`; events arrive over Server-Sent
  * Events from `GET /api/events?token=…`. Errors come back as TunebookError with the host's code.
  */
-import { API_METHODS, TunebookError } from '../../../shared/api';
+import { API_METHODS, TunebookError, isErrorCode } from '../../../shared/api';
 import type { ApiEvents, ApiMethodName, ApiMethods, TunebookApi } from '../../../shared/api';
 
 const TOKEN_KEY = 'tunebook.token';
-type ErrorCode = TunebookError['code'];
-const ERROR_CODES: readonly ErrorCode[] = ['invalid', 'not-found', 'conflict', 'refused', 'internal'];
 
 export interface HttpClientOptions {
   /** origin + path prefix of the host; defaults to the page's origin */
@@ -37,7 +35,7 @@ export function takeTokenFromLocation(): string | null {
 function toError(status: number, body: unknown): TunebookError {
   const err = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
   if (err && typeof err.message === 'string') {
-    const code = ERROR_CODES.includes(err.code as ErrorCode) ? (err.code as ErrorCode)
+    const code = isErrorCode(err.code) ? err.code
       : err.code === 'unauthorized' || err.code === 'forbidden' ? 'refused' : 'internal';
     return new TunebookError(code, err.message);
   }

@@ -3,12 +3,9 @@
  * client in browser mode (`tunebook serve`). The UI never knows which host it has; with either,
  * a failed call rejects with a TunebookError carrying the host's code and message.
  */
-import { API_METHODS, TunebookError } from '../../../shared/api';
-import type { ApiMethodName, TunebookApi } from '../../../shared/api';
+import { API_METHODS, TunebookError, decodeErrorMessage, isErrorCode } from '../../../shared/api';
+import type { ApiMethodName, ErrorCode, TunebookApi } from '../../../shared/api';
 import { createHttpClient } from './httpClient';
-
-type ErrorCode = TunebookError['code'];
-const CODES: readonly ErrorCode[] = ['invalid', 'not-found', 'conflict', 'refused', 'internal'];
 
 let instance: TunebookApi | null = null;
 
@@ -27,9 +24,9 @@ export function toTunebookError(e: unknown): TunebookError {
   let message = typeof raw.message === 'string' && raw.message ? raw.message : String(e);
   // ipcRenderer.invoke, if an error ever escapes the envelope: "Error invoking remote method 'x': Error: …"
   message = message.replace(/^Error invoking remote method '[^']*': (?:\w*Error: )?/, '');
-  let code: ErrorCode = CODES.includes(raw.code as ErrorCode) ? raw.code as ErrorCode : 'internal';
-  const prefixed = /^\[(invalid|not-found|conflict|refused|internal)\] ([\s\S]*)$/.exec(message);
-  if (prefixed) { code = prefixed[1] as ErrorCode; message = prefixed[2] ?? ''; }
+  let code: ErrorCode = isErrorCode(raw.code) ? raw.code : 'internal';
+  const prefixed = decodeErrorMessage(message);
+  if (prefixed) ({ code, message } = prefixed);
   return new TunebookError(code, message);
 }
 
