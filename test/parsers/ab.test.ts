@@ -135,4 +135,14 @@ describe('ab parser', () => {
     expect(val(c, 'transfer_total_bytes_per_second')).toBeCloseTo(22897.16 * 1024, 6);
     expect(val(c, 'requests_failed_total')).toBe(56);
   });
+  it('labels metrics run=N when several ab runs are pasted into one capture', () => {
+    const c = parseText('$ ab -n 2000 -c 10 http://127.0.0.1:18080/index.html\n' + read('plain.txt') + '$ ab -n 1000 -c 4 http://127.0.0.1:18080/mixed\n' + read('mixed.txt'));
+    expect(c.kind).toBe('ab');
+    expect(val(c, 'requests_per_second', { run: '1' })).toBe(14024.95);
+    expect(val(c, 'requests_per_second', { run: '2' })).toBe(15077.73);
+    expect(val(c, 'requests_failed_reason_total', { reason: 'length', run: '2' })).toBe(510);
+    expect(c.warnings).toEqual(['2 ab runs in one capture: every metric is labelled run=1…2']);
+    expect(c.findings.map((f) => f.message)).toEqual([expect.stringMatching(/^run 2: ab: 510 failed requests \(51\.0% of 1000 requests\)/)]);
+    expect(c.findings[0]?.labels).toEqual({ run: '2' });
+  });
 });

@@ -84,4 +84,13 @@ describe('hey parser', () => {
     expect(c.warnings).toEqual(['line 27: could not read "what is this"']);
     expect(val(c, 'requests_total')).toBe(400);
   });
+  it('labels metrics run=N when several hey reports are pasted into one capture', () => {
+    const c = parseText(read('duration.txt') + read('refused.txt'));
+    expect(val(c, 'requests_total', { run: '1' })).toBe(57039);
+    expect(val(c, 'requests_failed_total', { run: '2' })).toBe(20);
+    // run 1 keeps its latencies; only run 2's meaningless ones are dropped
+    expect(val(c, 'latency_max_seconds', { run: '1' })).toBe(0.0096);
+    expect(val(c, 'latency_max_seconds', { run: '2' })).toBeUndefined();
+    expect(c.findings.map((f) => `${f.id} ${f.severity} ${f.labels?.run}`)).toEqual(['load.errors critical 2']);
+  });
 });

@@ -127,4 +127,11 @@ describe('sysbench parser', () => {
     expect(val(c, 'events_per_second')).toBe(5767.67);
     expect(c.warnings).toEqual(['line 14: could not read "blah blah"']);
   });
+  it('labels metrics run=N when several sysbench runs are pasted into one capture', () => {
+    const c = parseText(read('cpu.txt') + read('oltp-read-write.txt'));
+    expect(val(c, 'events_per_second', { run: '1' })).toBe(5767.67);
+    expect(val(c, 'transactions_per_second', { run: '2' })).toBe(1234.7);
+    expect(val(c, 'events_per_second', { run: '2' })).toBeCloseTo(3787 / 3.0664, 4);
+    expect(c.findings.map((f) => f.labels?.run)).toEqual(['2']);
+  });
 });

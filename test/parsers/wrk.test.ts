@@ -84,4 +84,11 @@ describe('wrk parser', () => {
     expect(val(c, 'latency_p50_seconds')).toBe(0.000331);
     expect(c.warnings.some((w) => /no wrk results/.test(w))).toBe(true);
   });
+  it('labels metrics run=N when several wrk runs are pasted into one capture', () => {
+    const c = parseText(read('plain.txt') + read('errors.txt'));
+    expect(val(c, 'requests_per_second', { run: '1' })).toBe(62907.5);
+    expect(val(c, 'errors_total', { type: 'read', run: '2' })).toBe(9);
+    expect(c.findings.map((f) => f.id)).toEqual(['load.errors']);
+    expect(c.findings[0]?.message).toMatch(/^run 2: wrk: 9 socket errors/);
+  });
 });

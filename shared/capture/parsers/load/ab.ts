@@ -5,7 +5,7 @@
  * Format per httpd support/ab.c output_results().
  */
 import type { CaptureParser, FactValue, LineSink, ParseOutput, Table } from '../../types';
-import { commandWord, fields } from '../../text';
+import { commandWord, fields, promptCommand } from '../../text';
 import { SeriesSet } from '../../series';
 import { Out, dec, ms, round } from './common';
 
@@ -52,6 +52,7 @@ function open(): LineSink {
   const reliability: string[] = [];
   let finished: number | undefined;
   let requested: number | undefined;
+  let timeLimit: number | undefined;
   let complete: number | undefined;
   let totalRow: number[] | undefined;
   let totalRowLine = 0;
@@ -59,15 +60,53 @@ function open(): LineSink {
   const series = new SeriesSet();
   const gp = { n: 0, sum: 0, max: -Infinity, first: 0, last: 0 };
 
+  let runStarted = false;
+
   function fact(k: string, v: FactValue): void { facts[k] = v; }
 
+  /** End of one run: requested vs finished (ab -t, or an interrupted run). */
+  function runChecks(): void {
+    if (finished !== undefined) fact('requests_finished', finished);
+    if (requested === undefined) return;
+    fact('requests_requested', requested);
+    const done = complete ?? finished;
+    if (done !== undefined && done < requested) {
+      fact('cut_short', true);
+      out.note(`run${out.run > 1 ? ` ${out.run}` : ''} cut short: ${done} of ${requested} requested requests completed${timeLimit !== undefined ? ` (time limit -t ${timeLimit} s)` : ''}`);
+    }
+  }
+
+  /** Another ab run pasted below the first: its metrics get run=N (see Out.finish). */
+  function nextRun(): void {
+    fallbackLatency();
+    runChecks();
+    requested = complete = finished = undefined;
+    out.newRun();
+    runStarted = false;
+    sawTimePerRequest = false;
+    sawPerc = false;
+    totalRow = undefined;
+    transferLine = 0;
+    section = 'none';
+  }
+
+  // -d (no percentile table): fall back on the Total row's median and max
+  function fallbackLatency(): void {
+    if (mode === 'text' && !sawPerc && totalRow) {
+      if (Number.isFinite(totalRow[3])) out.metric('latency_p50_seconds', ms(totalRow[3]!), 's', totalRowLine, 'Total median');
+      if (Number.isFinite(totalRow[4])) out.metric('latency_max_seconds', ms(totalRow[4]!), 's', totalRowLine, 'Total max');
+    }
+  }
+
   function commandLine(line: string): boolean {
-    if (!out.command(line, TOOLS)) return false;
-    const cmd = o.command!;
+    const cmd = promptCommand(line, TOOLS);
+    if (cmd === undefined) return false;
+    out.command(line, TOOLS);
+    timeLimit = undefined;
     const n = /(?:^|\s)-n\s*(\d+)/.exec(cmd);
     if (n) requested = Number(n[1]);
     const t = /(?:^|\s)-t\s*(\d+)/.exec(cmd);
-    if (t) fact('time_limit_seconds', Number(t[1]));
+    if (t) { timeLimit = Number(t[1]); fact('time_limit_seconds', timeLimit); }
     const c = /(?:^|\s)-c\s*(\d+)/.exec(cmd);
     if (c && !out.has('concurrency')) fact('concurrency_requested', Number(c[1]));
     return true;
@@ -108,7 +147,11 @@ function open(): LineSink {
     const v = val.trim();
     const first = v.split(/\s+/)[0] ?? '';
     switch (key) {
-      case 'Server Software': fact('server_software', v); return true;
+      case 'Server Software':
+        if (runStarted) nextRun();
+        runStarted = true;
+        fact('server_software', v);
+        return true;
       case 'Server Hostname': fact('server_hostname', v); return true;
       case 'Server Port': fact('server_port', dec(first)); return true;
       case 'SSL/TLS Protocol': fact('tls_protocol', v); return true;
@@ -191,7 +234,8 @@ function open(): LineSink {
     const line = raw.trimEnd();
     if (!line) { if (section === 'perc' || section === 'conn') section = section === 'conn' ? 'results' : 'none'; return; }
     const ver = /^This is ApacheBench, Version (\S+)(?:\s+<\$Revision:?\s*([^$]*?)\s*\$>)?/.exec(line);
-    if (ver) { o.toolVersion = `ApacheBench ${ver[1]}${ver[2] ? ` (r${ver[2]})` : ''}`; return; }
+    if (ver) {
+      if (runStarted) nextRun(); o.toolVersion = `ApacheBench ${ver[1]}${ver[2] ? ` (r${ver[2]})` : ''}`; return; }
     if (/^(Copyright \d{4} Adam Twiss|Licensed to The Apache Software Foundation)/.test(line)) return;
     const bench = /^Benchmarking (\S+) \(be patient\)(.*)$/.exec(line);
     if (bench) {
@@ -209,6 +253,7 @@ function open(): LineSink {
       toolErrors.push(line.trim());
       return;
     }
+    if (runStarted && promptCommand(line, TOOLS) !== undefined) nextRun();
     if (commandLine(line)) return;
     if (line.startsWith('Connection Times (ms)')) { section = 'conn'; return; }
     if (PERC_TITLE.test(line)) { section = 'perc'; return; }
@@ -266,20 +311,8 @@ function open(): LineSink {
       }
       if (percTable.rows.length) (o.tables ??= {}).percentiles = percTable;
       if (connTable.rows.length) (o.tables ??= {}).connection_times = connTable;
-      // -d (no percentile table): fall back on the Total row's median and max
-      if (mode === 'text' && !sawPerc && totalRow) {
-        if (Number.isFinite(totalRow[3])) out.metric('latency_p50_seconds', ms(totalRow[3]!), 's', totalRowLine, 'Total median');
-        if (Number.isFinite(totalRow[4])) out.metric('latency_max_seconds', ms(totalRow[4]!), 's', totalRowLine, 'Total max');
-      }
-      if (finished !== undefined) fact('requests_finished', finished);
-      if (requested !== undefined) {
-        fact('requests_requested', requested);
-        const done = complete ?? finished;
-        if (done !== undefined && done < requested) {
-          fact('cut_short', true);
-          out.note(`run cut short: ${done} of ${requested} requested requests completed${facts.time_limit_seconds !== undefined ? ` (time limit -t ${String(facts.time_limit_seconds)} s)` : ''}`);
-        }
-      }
+      fallbackLatency();
+      runChecks();
       if (toolErrors.length) fact('errors', toolErrors.slice(0, 50));
       if (reliability.length) fact('reliability_warnings', reliability);
       if (mode === 'text' && complete === undefined) out.note(toolErrors.length ? `ab printed no results: ${toolErrors[0]}` : 'no ab results section found (truncated capture?)');

@@ -6,6 +6,12 @@ import { promptCommand } from '../../text';
 export class Out {
   readonly o: ParseOutput = { metrics: [], series: [], facts: {}, settings: {}, warnings: [] };
   private warned = 0;
+  /** 1-based index of the tool run being read (several runs pasted into one capture). */
+  run = 1;
+  private readonly runOf = new WeakMap<Metric, number>();
+
+  /** A new run of the tool starts in the same capture. */
+  newRun(): void { this.run++; }
 
   metric(name: string, value: number, unit: Unit, lineNo?: number, column?: string, labels?: Labels): Metric | undefined {
     if (!Number.isFinite(value)) return undefined;
@@ -14,20 +20,21 @@ export class Out {
     if (column !== undefined) m.column = column;
     if (lineNo !== undefined) m.lines = [lineNo, lineNo];
     this.o.metrics.push(m);
+    this.runOf.set(m, this.run);
     return m;
   }
 
   /** Replace an earlier metric of the same name+labels (tools that print running totals). */
   setMetric(name: string, value: number, unit: Unit, lineNo?: number, column?: string, labels?: Labels): void {
     const key = labelKey(labels);
-    const i = this.o.metrics.findIndex((m) => m.name === name && labelKey(m.labels) === key);
+    const i = this.o.metrics.findIndex((m) => m.name === name && labelKey(m.labels) === key && this.runOf.get(m) === this.run);
     if (i !== -1) this.o.metrics.splice(i, 1);
     this.metric(name, value, unit, lineNo, column, labels);
   }
 
   has(name: string, labels?: Labels): boolean {
     const key = labelKey(labels);
-    return this.o.metrics.some((m) => m.name === name && labelKey(m.labels) === key);
+    return this.o.metrics.some((m) => m.name === name && labelKey(m.labels) === key && this.runOf.get(m) === this.run);
   }
 
   warn(lineNo: number, text: string): void {
@@ -40,6 +47,10 @@ export class Out {
   /** Return the output, with a warning when nothing at all was read (and none was given yet). */
   finish(what: string): ParseOutput {
     const o = this.o;
+    if (this.run > 1) {
+      for (const m of o.metrics) m.labels = { ...(m.labels ?? {}), run: String(this.runOf.get(m) ?? 1) };
+      o.warnings.push(`${this.run} ${what} runs in one capture: every metric is labelled run=1…${this.run}`);
+    }
     const nothing = !o.metrics.length && !o.series.length && !Object.keys(o.facts).length && !Object.keys(o.settings).length && !Object.keys(o.tables ?? {}).length;
     if (nothing && !o.warnings.length) o.warnings.push(`no ${what} output found`);
     return o;

@@ -3,7 +3,7 @@
  * Format per hey requester/print.go (defaultTmpl and csvTmpl).
  */
 import type { CaptureParser, LineSink, ParseOutput, Table } from '../../types';
-import { commandWord } from '../../text';
+import { commandWord, promptCommand } from '../../text';
 import { SeriesSet } from '../../series';
 import { Out, dec, round, splitCsv } from './common';
 
@@ -71,13 +71,48 @@ function open(): LineSink {
   const codes = new Map<string, number>();
   let csvFirst = 0, csvLast = 0, csvEnd = 0;
 
+  let runStart = 0;
+
+  /** Totals of one hey report (several reports may be pasted into one capture). */
+  function flushRun(): void {
+    if (sawSummary && statusSum === 0 && errorSum > 0) {
+      // no response came back: hey prints 0.0000 for slowest/fastest; those are not latencies
+      o.metrics = [...o.metrics.slice(0, runStart), ...o.metrics.slice(runStart).filter((m) => !/^(latency_|phase_time_)/.test(m.name))];
+      out.note(`no successful responses: all ${errorSum} requests failed`);
+    }
+    if (sawSummary || statusLines || errorLines) {
+      const ev: [number, number] | undefined = statusLines && errorLines ? [statusLines[0], errorLines[1]] : statusLines ?? errorLines;
+      const total = out.metric('requests_total', statusSum + errorSum, 'count', undefined, 'status codes + errors');
+      if (total && ev) total.lines = ev;
+      const failed = out.metric('requests_failed_total', errorSum, 'count', undefined, 'Error distribution');
+      if (failed && errorLines) failed.lines = errorLines;
+      const nx = out.metric('responses_non2xx_total', non2xx, 'count', undefined, 'Status code distribution');
+      if (nx && statusLines) nx.lines = statusLines;
+    } else out.note('no hey summary found (truncated capture?)');
+  }
+
+  function nextRun(): void {
+    flushRun();
+    out.newRun();
+    runStart = o.metrics.length;
+    statusSum = errorSum = non2xx = 0;
+    statusLines = errorLines = undefined;
+    sawSummary = false;
+    section = 'none';
+  }
+
   function widen(r: [number, number] | undefined, n: number): [number, number] { return r ? [r[0], n] : [n, n]; }
 
   function textLine(raw: string, lineNo: number): void {
     const line = raw.trimEnd();
     if (!line) return;
     const sec = SECTIONS[line.trim()];
-    if (sec && /^\S/.test(line)) { section = sec; if (sec === 'summary') sawSummary = true; return; }
+    if (sec && /^\S/.test(line)) {
+      if (sec === 'summary') { if (sawSummary || statusLines || errorLines) nextRun(); sawSummary = true; }
+      section = sec;
+      return;
+    }
+    if ((sawSummary || statusLines || errorLines) && promptCommand(line, TOOLS) !== undefined) nextRun();
     if (out.command(line, TOOLS)) return;
     let m: RegExpExecArray | null;
     switch (section) {
@@ -202,20 +237,7 @@ function open(): LineSink {
         return o;
       }
       if (histogram.rows.length) (o.tables ??= {}).histogram = histogram;
-      if (sawSummary && statusSum === 0 && errorSum > 0) {
-        // no response came back: hey prints 0.0000 for slowest/fastest; those are not latencies
-        o.metrics = o.metrics.filter((m) => !/^(latency_|phase_time_)/.test(m.name));
-        out.note(`no successful responses: all ${errorSum} requests failed`);
-      }
-      if (sawSummary || statusLines || errorLines) {
-        const ev: [number, number] | undefined = statusLines && errorLines ? [statusLines[0], errorLines[1]] : statusLines ?? errorLines;
-        const total = out.metric('requests_total', statusSum + errorSum, 'count', undefined, 'status codes + errors');
-        if (total && ev) total.lines = ev;
-        const failed = out.metric('requests_failed_total', errorSum, 'count', undefined, 'Error distribution');
-        if (failed && errorLines) failed.lines = errorLines;
-        const nx = out.metric('responses_non2xx_total', non2xx, 'count', undefined, 'Status code distribution');
-        if (nx && statusLines) nx.lines = statusLines;
-      } else out.note('no hey summary found (truncated capture?)');
+      flushRun();
       return out.finish('hey');
     },
   };

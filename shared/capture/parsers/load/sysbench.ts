@@ -5,7 +5,7 @@
  * report_intermediate), src/tests/*, src/lua/oltp_common.lua / sysbench.rand and sb_report_*.
  */
 import type { CaptureParser, LineSink, ParseOutput, Table } from '../../types';
-import { commandWord } from '../../text';
+import { commandWord, promptCommand } from '../../text';
 import { SeriesSet } from '../../series';
 import { Out, dec, ms, pName, round } from './common';
 
@@ -139,9 +139,25 @@ function open(): LineSink {
     return true;
   }
 
+  function derivedEps(): void {
+    if (!out.has('events_per_second') && events !== undefined && duration) {
+      out.metric('events_per_second', round(events / duration, 8), '1/s', eventsLine, 'total number of events / total time');
+    }
+  }
+
+  /** Another sysbench run pasted below: its metrics get run=N (see Out.finish). */
+  function nextRun(): void {
+    derivedEps();
+    out.newRun();
+    started = false;
+    events = duration = undefined;
+    section = 'none';
+  }
+
   function line(raw: string, lineNo: number): void {
     const line = raw.trimEnd();
     if (!line.trim()) { if (section === 'histogram') section = 'none'; return; }
+    if (events !== undefined && (VERSION.test(line) || /^Running the test with following options:$/.test(line) || promptCommand(line, TOOLS) !== undefined)) nextRun();
     if (commandLine(line)) return;
     let m = VERSION.exec(line);
     if (m && !started) { o.toolVersion = `sysbench ${m[1]!}`; if (m[2]) o.facts.lua = m[2]; return; }
@@ -300,9 +316,7 @@ function open(): LineSink {
       if (mode) o.facts.test = mode;
       if (histogram.rows.length) (o.tables ??= {}).latency_histogram = histogram;
       if (errors.length) o.facts.errors = errors.slice(0, 50);
-      if (!out.has('events_per_second') && events !== undefined && duration) {
-        out.metric('events_per_second', round(events / duration, 8), '1/s', eventsLine, 'total number of events / total time');
-      }
+      derivedEps();
       if (events === undefined && !o.metrics.length) out.note(errors.length ? `sysbench printed no results: ${errors[0]!}` : 'no sysbench results found (truncated capture?)');
       return out.finish('sysbench');
     },

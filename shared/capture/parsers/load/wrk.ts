@@ -4,7 +4,7 @@
  * Format per wrk src/wrk.c (print_stats_header, print_stats, print_stats_latency) and units.c.
  */
 import type { CaptureParser, LineSink, ParseOutput, Table } from '../../types';
-import { commandWord, fields } from '../../text';
+import { commandWord, fields, promptCommand } from '../../text';
 import { Out, dec, pName, round, timeUnit } from './common';
 
 const TOOLS = ['wrk', 'wrk2'];
@@ -67,9 +67,11 @@ function open(): LineSink {
   function line(raw: string, lineNo: number): void {
     const line = raw.trimEnd();
     if (!line) { inDist = false; return; }
+    if (sawResult && promptCommand(line, TOOLS) !== undefined) { out.newRun(); sawResult = false; }
     if (out.command(line, TOOLS)) return;
     let m = RUNNING.exec(line);
     if (m) {
+      if (sawResult) { out.newRun(); sawResult = false; }
       o.facts.url = m[2]!;
       const d = time(m[1]!);
       if (Number.isFinite(d)) o.facts.duration_requested_seconds = d;
