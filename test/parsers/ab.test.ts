@@ -145,4 +145,12 @@ describe('ab parser', () => {
     expect(c.findings.map((f) => f.message)).toEqual([expect.stringMatching(/^run 2: ab: 510 failed requests \(51\.0% of 1000 requests\)/)]);
     expect(c.findings[0]?.labels).toEqual({ run: '2' });
   });
+  it('skips the header/body dump of -v 2', () => {
+    const c = parseText(read('verbose.txt'));
+    expect(c.kind).toBe('ab');
+    expect(c.warnings).toEqual([]);
+    expect(val(c, 'requests_total')).toBe(3);
+    expect(val(c, 'responses_non2xx_total')).toBe(3);
+    expect(c.facts.errors).toBeUndefined();
+  });
 });

@@ -61,6 +61,7 @@ function open(): LineSink {
   const gp = { n: 0, sum: 0, max: -Infinity, first: 0, last: 0 };
 
   let runStarted = false;
+  let verbose = false;
 
   function fact(k: string, v: FactValue): void { facts[k] = v; }
 
@@ -88,6 +89,7 @@ function open(): LineSink {
     totalRow = undefined;
     transferLine = 0;
     section = 'none';
+    verbose = false;
   }
 
   // -d (no percentile table): fall back on the Total row's median and max
@@ -241,10 +243,13 @@ function open(): LineSink {
     if (bench) {
       fact('target_host', bench[1]!);
       const rest = bench[2]!.replace(/^\.+/, '').trim();
-      if (rest && rest !== 'done') toolErrors.push(rest);
+      if (/^(INFO|LOG):/.test(rest)) verbose = true;
+      else if (rest && rest !== 'done') toolErrors.push(rest);
       return;
     }
     if (/^Completed \d+ requests$/.test(line)) return;
+    // -v 2+ dumps request/response headers and bodies before the results
+    if (/^(LOG|INFO): /.test(line) || /^WARNING: Response code not 2xx/.test(line)) { verbose = true; return; }
     let m = /^Finished (\d+) requests$/.exec(line);
     if (m) { finished = Number(m[1]); return; }
     m = /^Total of (\d+) requests completed$/.exec(line);
@@ -283,6 +288,7 @@ function open(): LineSink {
       if (keyValue(kv[1]!, kv[2]!, lineNo, line)) return;
     }
     if (/^\*\*|^\.+$|^(Server timed out|\.\.done)/.test(line)) return;
+    if (verbose && !runStarted) return;
     out.warn(lineNo, line);
   }
 
