@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useApp } from './AppContext';
+import { CapturesView } from '../features/captures/CapturesView';
 import { Datalists } from '../features/experiments/Datalists';
 import { NotebookBar } from '../features/notebook/NotebookBar';
 import { ProfilesView } from '../features/profiles/ProfilesView';
@@ -37,11 +38,20 @@ export function App() {
           >
             Hardware profiles
           </button>
+          <button
+            type="button"
+            className={`nav-item ${route.name === 'captures' ? 'active' : ''}`}
+            aria-current={route.name === 'captures' ? 'page' : undefined}
+            onClick={() => navigate({ name: 'captures' })}
+          >
+            Captures
+          </button>
         </nav>
       </aside>
       <main className="main" id="main">
         {route.name === 'study' && <StudyView key={route.studyId} studyId={route.studyId} experimentId={route.experimentId ?? null} />}
         {route.name === 'profiles' && <ProfilesView profileId={route.profileId} />}
+        {route.name === 'captures' && <CapturesView />}
         {route.name === 'home' && <Home />}
       </main>
       <Datalists />

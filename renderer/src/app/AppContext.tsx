@@ -9,7 +9,8 @@ import type { TunebookApi } from '../../../shared/api';
 export type Route =
   | { name: 'home' }
   | { name: 'study'; studyId: number; experimentId?: number | null }
-  | { name: 'profiles'; profileId?: number | null };
+  | { name: 'profiles'; profileId?: number | null }
+  | { name: 'captures' };
 
 interface AppState {
   api: TunebookApi;

@@ -1,0 +1,211 @@
+/**
+ * Captures: drop, choose or paste tool output (ab, wrk, fio, iostat, vmstat, top, strace, perf,
+ * sysctl …) and see what Tunebook reads from it — kind, headline metrics, series summaries, facts,
+ * settings, findings, warnings. Nothing is stored yet (attaching captures to experiments comes later).
+ */
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import type { DragEvent, FormEvent, KeyboardEvent } from 'react';
+import { useApp } from '../../app/AppContext';
+import { useQuery } from '../../app/useQuery';
+import { CaptureCard } from './CaptureCard';
+import { plural } from './formatCapture';
+import { MAX_TEXT_BYTES, droppedFiles, parseFiles, parsePasted } from './parseCaptures';
+import type { CaptureEntry, ParseProgress } from './parseCaptures';
+import './captures.css';
+
+interface Job { id: number; label: string; progress: ParseProgress | null }
+
+let nextJob = 1;
+let pasteCount = 0;
+/** Results survive a visit to another view (for the life of the window; nothing is stored). */
+let keptEntries: CaptureEntry[] = [];
+
+function hasFiles(e: DragEvent): boolean {
+  return Array.from(e.dataTransfer.types).includes('Files');
+}
+
+export function CapturesView() {
+  const { api } = useApp();
+  const kinds = useQuery('capture-kinds', (a) => a.captureKinds());
+  const [kind, setKind] = useState('');
+  const [entries, setEntries] = useState<CaptureEntry[]>(() => keptEntries);
+  useEffect(() => { keptEntries = entries; }, [entries]);
+  const [jobs, setJobs] = useState<Job[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const dragDepth = useRef(0);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [pasteName, setPasteName] = useState('');
+  const [pasteText, setPasteText] = useState('');
+  const [pasteError, setPasteError] = useState<string | null>(null);
+  const hintId = useId();
+  const kindId = useId();
+  const nameId = useId();
+  const textId = useId();
+
+  /** Runs one parse job, shows its progress, and puts its results at the top of the list. */
+  const run = useCallback(async (label: string, work: (progress: (p: ParseProgress) => void) => Promise<CaptureEntry[]>): Promise<CaptureEntry[]> => {
+    const id = nextJob++;
+    setJobs((js) => [...js, { id, label, progress: null }]);
+    try {
+      const result = await work((p) => setJobs((js) => js.map((j) => (j.id === id ? { ...j, progress: p } : j))));
+      setEntries((es) => [...result, ...es]);
+      return result;
+    } finally {
+      setJobs((js) => js.filter((j) => j.id !== id));
+    }
+  }, []);
+
+  const parseFileList = useCallback((files: File[]) => {
+    if (!files.length) return;
+    const forced = kind || undefined;
+    void run(`Parsing ${plural(files.length, 'file')}…`, (progress) => parseFiles(api, files, forced, progress));
+  }, [api, kind, run]);
+
+  const openChooser = () => fileInput.current?.click();
+
+  const onZoneKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); openChooser(); }
+  };
+
+  // Drops anywhere on the view are taken (so a near miss never makes the window open the file).
+  const onDragEnter = (e: DragEvent<HTMLDivElement>) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    dragDepth.current++;
+    setDragging(true);
+  };
+  const onDragOver = (e: DragEvent<HTMLDivElement>) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+  };
+  const onDragLeave = (e: DragEvent<HTMLDivElement>) => {
+    if (!hasFiles(e)) return;
+    dragDepth.current = Math.max(0, dragDepth.current - 1);
+    if (dragDepth.current === 0) setDragging(false);
+  };
+  const onDrop = (e: DragEvent<HTMLDivElement>) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    dragDepth.current = 0;
+    setDragging(false);
+    void droppedFiles(e.dataTransfer).then(parseFileList);
+  };
+
+  const submitPaste = async (e?: FormEvent) => {
+    e?.preventDefault();
+    if (!pasteText.trim()) { setPasteError('Paste the output of a tool first.'); return; }
+    if (new Blob([pasteText]).size > MAX_TEXT_BYTES) { setPasteError('That is more than 64 MiB of text; drop it as a file instead.'); return; }
+    setPasteError(null);
+    const name = pasteName.trim() || `pasted-${++pasteCount}.txt`;
+    const result = await run(`Parsing ${name}…`, () => parsePasted(api, name, pasteText, kind || undefined));
+    if (result.length && result.every((r) => !r.error)) { setPasteText(''); setPasteName(''); }
+  };
+
+  const kindList = kinds.data ?? [];
+
+  return (
+    <div className="view captures-view" onDragEnter={onDragEnter} onDragOver={onDragOver} onDragLeave={onDragLeave} onDrop={onDrop}>
+      <header className="title-row">
+        <h1>Captures</h1>
+        <span className="muted small">See what Tunebook reads from tool output. Nothing is stored yet.</span>
+      </header>
+
+      <section className="panel capture-intake" aria-label="Add captures">
+        <div className="intake-files">
+          <div
+            role="button"
+            tabIndex={0}
+            className={`drop-zone ${dragging ? 'dragging' : ''}`}
+            aria-label="Drop capture files here, or press Enter to choose files"
+            aria-describedby={hintId}
+            onClick={openChooser}
+            onKeyDown={onZoneKey}
+          >
+            <span className="drop-title">{dragging ? 'Release to parse' : 'Drop capture files here'}</span>
+            <span id={hintId} className="muted small">
+              Several at once, or a folder — ab, wrk, fio, iostat, vmstat, top, strace, perf, sysctl, ss, lscpu…
+              Press Enter to choose files.
+            </span>
+          </div>
+          <div className="intake-controls">
+            <button type="button" className="btn" onClick={openChooser}>Choose files…</button>
+            <input
+              ref={fileInput}
+              type="file"
+              multiple
+              hidden
+              aria-label="Capture files"
+              onChange={(e) => {
+                const files = Array.from(e.currentTarget.files ?? []);
+                e.currentTarget.value = ''; // choosing the same file again still fires change
+                parseFileList(files);
+              }}
+            />
+            <div className="field">
+              <label htmlFor={kindId}>Kind</label>
+              <select id={kindId} value={kind} onChange={(e) => setKind(e.target.value)}>
+                <option value="">Auto-detect</option>
+                {kindList.map((k) => <option key={k.id} value={k.id}>{k.title === k.id ? k.id : `${k.title} — ${k.id}`}</option>)}
+                {kinds.data && !kindList.some((k) => k.id === 'text') && <option value="text">Plain text — text</option>}
+              </select>
+            </div>
+            {kinds.error && <span className="error-text small" role="alert">Could not load the capture kinds: {kinds.error}</span>}
+          </div>
+        </div>
+
+        <form className="paste-form" aria-label="Paste capture" onSubmit={(e) => void submitPaste(e)}>
+          {/* labels point at their controls (not wrap them): a wrapping label would put the pasted text in the textarea's name */}
+          <div className="field paste-name">
+            <label htmlFor={nameId}>Name</label>
+            <input id={nameId} value={pasteName} onChange={(e) => setPasteName(e.target.value)} placeholder="e.g. vmstat-1.txt" maxLength={1000} />
+          </div>
+          <div className="field paste-text">
+            <label htmlFor={textId}>Paste capture</label>
+            <textarea
+              id={textId}
+              rows={5}
+              value={pasteText}
+              spellCheck={false}
+              placeholder="Paste the output of a tool here (Ctrl+Enter to parse)"
+              aria-invalid={pasteError ? true : undefined}
+              onChange={(e) => setPasteText(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); void submitPaste(); }
+              }}
+            />
+          </div>
+          <div className="form-actions start">
+            <button type="submit" className="btn btn-primary">Parse</button>
+            {pasteError && <span role="alert" className="error-text small">{pasteError}</span>}
+          </div>
+        </form>
+      </section>
+
+      <div role="status" aria-live="polite" className="capture-status">
+        {jobs.map((j) => (
+          <p key={j.id} className="capture-progress">
+            <span className="spinner" aria-hidden="true" />
+            {j.label}
+            {j.progress && j.progress.total > 1 && <span className="muted small"> ({j.progress.done} of {j.progress.total} done)</span>}
+          </p>
+        ))}
+      </div>
+
+      {entries.length > 0 && (
+        <section className="capture-results" aria-label="Parsed captures">
+          <div className="title-row">
+            <h2>Results <span className="count">{entries.length}</span></h2>
+            <button type="button" className="btn btn-small" onClick={() => setEntries([])}>Clear results</button>
+          </div>
+          {entries.map((entry) => (
+            <CaptureCard key={entry.key} entry={entry} onRemove={() => setEntries((es) => es.filter((x) => x.key !== entry.key))} />
+          ))}
+        </section>
+      )}
+      {entries.length === 0 && jobs.length === 0 && (
+        <p className="muted">No captures yet. Drop files above, choose them, or paste a tool&apos;s output.</p>
+      )}
+    </div>
+  );
+}
