@@ -150,6 +150,30 @@ test.describe('captures', () => {
     await (await chooser2).setFiles([]);
   });
 
+  test('progress while parsing, and a failed parse is shown on its card', async ({ page }) => {
+    test.skip(test.info().project.name !== 'browser', 'holds and fails the HTTP calls of browser mode');
+    await openCaptures(page);
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    await page.route('**/api/parseCaptureText', async (route) => {
+      const body = route.request().postDataJSON() as { args: [string, string] };
+      if (body.args[0] === 'broken.txt') {
+        await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'the parser worker stopped' } }) });
+        return;
+      }
+      await held;
+      await route.continue();
+    });
+    const broken = path.join(scratch, 'broken.txt');
+    writeFileSync(broken, 'anything\n');
+    await page.locator('input[type="file"]').setInputFiles([FIO_RANDWRITE, broken]);
+    await expect(page.getByRole('status')).toContainText('Parsing 2 files…');
+    release();
+    await expect(page.getByRole('status')).not.toContainText('Parsing');
+    await expect(card(page, 'fio-randwrite-4k-qd64-j64.txt').locator('.capture-kind')).toHaveText('fio');
+    await expect(card(page, 'broken.txt').getByRole('alert')).toContainText('the parser worker stopped');
+  });
+
   test('a drop of several files parses them together', async ({ page }) => {
     await openCaptures(page);
     const files = [FIO_RANDWRITE, IOSTAT_RANDWRITE].map((p) => ({ name: path.basename(p), text: readFileSync(p, 'utf8') }));

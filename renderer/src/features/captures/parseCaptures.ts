@@ -110,7 +110,12 @@ async function parseOneFileAsText(api: TunebookApi, file: File, kind: string | u
   try {
     return entriesFrom(await api.parseCaptureText(file.name, text, kind), file.name, 'file', kind);
   } catch (e) {
-    return [errorEntry(file.name, 'file', describeError(e).message, kind)];
+    let message = describeError(e).message;
+    // the browser-mode host drops a request body it finds too large without answering
+    if (file.size > 2 ** 20 && /^Cannot reach the Tunebook host/.test(message)) {
+      message += ` The file is ${(file.size / 2 ** 20).toFixed(1)} MiB: the host may have refused a request this large — try the desktop app or \`tunebook parse\`.`;
+    }
+    return [errorEntry(file.name, 'file', message, kind)];
   }
 }
 
