@@ -1,14 +1,15 @@
 /**
  * The public JSON form of a parsed capture (`tunebook parse --json`), documented in the README and
  * ../shared/docs/capture-json.md. Series are summarized unless `series` is asked for, which adds
- * the points (`values`, and `times` when the capture had a clock).
+ * the points (`values`, and `times` when the capture had a clock), and `stride` when a long series
+ * was thinned to its point budget (values[j] is sample j × stride; the summary figures stay exact).
  */
 import { summarizeSeries } from './series';
 import type { ParsedCapture, SeriesSummary, Series, Table } from './types';
 
 export interface CaptureJsonOptions { series?: boolean; tables?: boolean }
 
-export type SeriesJson = SeriesSummary & { values?: (number | null)[]; times?: (number | null)[] };
+export type SeriesJson = SeriesSummary & { values?: (number | null)[]; times?: (number | null)[]; stride?: number };
 
 export interface CaptureJson {
   file?: string;
@@ -32,6 +33,7 @@ function seriesJson(s: Series, withPoints: boolean): SeriesJson {
   if (withPoints) {
     out.values = s.values.map(finiteOrNull);
     if (s.times) out.times = s.times;
+    if (s.stride !== undefined && s.stride > 1) out.stride = s.stride;
   }
   return out;
 }

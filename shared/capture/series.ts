@@ -1,27 +1,137 @@
-import type { Labels, Series, SeriesSummary, Unit } from './types';
+import type { Labels, Series, SeriesStats, SeriesSummary, Unit } from './types';
 
-/** Summary of a series: count of all samples; min/mean/max/last of the interval samples. */
+/**
+ * Point budget of one series. A longer series (a day-long iostat/vmstat log, an ab -g file) is
+ * thinned 2:1 whenever its kept points reach the budget — every other point is kept and the stride
+ * doubles — so `values[j]` is sample `j × stride` and memory stays bounded however long the capture.
+ * Count/min/mean/max/last stay exact: they come from `stats`, kept over every sample pushed.
+ * Even, so a thinning always keeps the sample being pushed.
+ */
+export const MAX_POINTS_PER_SERIES = 50_000;
+
+/** a budget usable by the thinning code: even and ≥ 2 */
+export function pointBudget(budget: number = MAX_POINTS_PER_SERIES): number {
+  return Math.max(2, Math.floor(budget / 2) * 2);
+}
+
+export function emptyStats(): SeriesStats {
+  return { count: 0, first: null, n: 0, sum: 0, min: null, max: null, last: null, sumAll: 0 };
+}
+
+/** Add the next sample (number `st.count`) to running statistics. NaN/±Infinity count but are left out of the figures. */
+export function foldStats(st: SeriesStats, v: number): void {
+  const i = st.count++;
+  if (v - v !== 0) return; // not finite (a missing sample)
+  st.sumAll += v;
+  if (i === 0) { st.first = v; return; }
+  if (st.n === 0) { st.min = v; st.max = v; } else {
+    if (v < st.min!) st.min = v;
+    if (v > st.max!) st.max = v;
+  }
+  st.n++;
+  st.sum += v;
+  st.last = v;
+}
+
+/** Statistics of the first `n` values (all of them by default), in order. */
+export function statsOf(values: ArrayLike<number>, n: number = values.length): SeriesStats {
+  const st = emptyStats();
+  for (let i = 0; i < n; i++) foldStats(st, values[i]!);
+  return st;
+}
+
+/** Keep a[0], a[2], a[4] … of the first n entries, packed to the front; returns the new length. */
+export function thinHalf<T>(a: { [i: number]: T }, n: number): number {
+  let j = 1;
+  for (let k = 2; k < n; k += 2) a[j++] = a[k]!;
+  return n === 0 ? 0 : j;
+}
+
+const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
+
+/**
+ * Summary of a series: count of all samples; min/mean/max/last of the interval samples (a since-boot
+ * first sample left out). Exact for thinned series too (from `stats`).
+ */
 export function summarizeSeries(s: Series): SeriesSummary {
-  const start = s.firstSampleSinceBoot ? 1 : 0;
-  let min = Infinity, max = -Infinity, sum = 0, n = 0, last: number | null = null;
-  for (let i = start; i < s.values.length; i++) {
-    const v = s.values[i]!;
-    if (!Number.isFinite(v)) continue;
-    if (v < min) min = v;
-    if (v > max) max = v;
-    sum += v; n++; last = v;
+  let count: number, n: number, sum: number, min: number | null, max: number | null, last: number | null;
+  const st = s.stats;
+  if (st) {
+    count = st.count;
+    n = st.n; sum = st.sum; min = st.min; max = st.max; last = st.last;
+    const f = st.first;
+    if (!s.firstSampleSinceBoot && f !== null) {
+      // the first sample counts: fold it in front of the others
+      sum = st.sumAll;
+      min = n && min! < f ? min : f;
+      max = n && max! > f ? max : f;
+      if (!n) last = f;
+      n++;
+    }
+  } else {
+    const start = s.firstSampleSinceBoot ? 1 : 0;
+    let lo = Infinity, hi = -Infinity;
+    sum = 0; n = 0; last = null;
+    for (let i = start; i < s.values.length; i++) {
+      const v = s.values[i]!;
+      if (!Number.isFinite(v)) continue;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+      sum += v; n++; last = v;
+    }
+    count = s.values.length;
+    min = n ? lo : null;
+    max = n ? hi : null;
   }
   const out: SeriesSummary = {
     name: s.name, column: s.column, unit: s.unit,
-    count: s.values.length,
+    count,
     min: n ? min : null,
-    mean: n ? Math.round((sum / n) * 1e6) / 1e6 : null,
+    mean: n ? round6(sum / n) : null,
     max: n ? max : null,
-    last,
+    last: n ? last : null,
   };
   if (s.labels && Object.keys(s.labels).length) out.labels = s.labels;
   if (s.firstSampleSinceBoot) out.firstSampleSinceBoot = true;
   return out;
+}
+
+/** Halve a series' kept points (values and times alike) and double its stride. */
+function thinSeries(s: Series): void {
+  const n = thinHalf(s.values, s.values.length);
+  s.values.length = n;
+  if (s.times) { thinHalf(s.times, s.times.length); s.times.length = n; }
+  s.stride = (s.stride ?? 1) * 2;
+}
+
+/**
+ * Append one sample to a series whose points live in `values`/`times`, under a point budget
+ * (`pointBudget(budget)`). `time` undefined = this sample has no time (null in `times` once
+ * times exist). Samples the stride skips only update `stats`.
+ */
+export function pushPoint(s: Series, value: number, time?: number | null, budget: number = MAX_POINTS_PER_SERIES): void {
+  const vals = s.values;
+  let st = s.stats;
+  if (st !== undefined) {
+    const i = st.count;
+    foldStats(st, value);
+    if (i !== vals.length * (s.stride ?? 1)) return; // between two kept points
+  }
+  if (vals.length >= budget) {
+    if (st === undefined) {
+      // first thinning: every sample so far is still here
+      st = s.stats = statsOf(vals);
+      foldStats(st, value);
+    }
+    thinSeries(s);
+  }
+  vals.push(value);
+  if (time !== undefined) {
+    if (!s.times) s.times = new Array<number | null>(vals.length - 1).fill(null);
+    s.times.push(time);
+  } else if (s.times) {
+    s.times.push(null);
+  }
 }
 
 function labelKey(name: string, labels: Labels | undefined): string {
@@ -34,10 +144,17 @@ function labelKey(name: string, labels: Labels | undefined): string {
 /**
  * Collects series keyed by name + labels. A series that first appears late (a device that shows
  * up in the 5th report) is padded with NaN so every series of a capture lines up by sample index.
+ * Each series is kept under the point budget (see MAX_POINTS_PER_SERIES).
  */
 export class SeriesSet {
   private readonly byKey = new Map<string, Series>();
   readonly list: Series[] = [];
+  private readonly budget: number;
+
+  /** `budget`: points kept per series (tests use small ones) */
+  constructor(budget: number = MAX_POINTS_PER_SERIES) {
+    this.budget = pointBudget(budget);
+  }
 
   get(name: string, column: string, unit: Unit, labels?: Labels): Series {
     const key = labelKey(name, labels);
@@ -54,13 +171,7 @@ export class SeriesSet {
   /** Append one value; `lineNo` widens the series' evidence range. */
   push(name: string, column: string, unit: Unit, labels: Labels | undefined, value: number, lineNo?: number, time?: number | null): Series {
     const s = this.get(name, column, unit, labels);
-    s.values.push(value);
-    if (time !== undefined) {
-      if (!s.times) s.times = new Array<number | null>(s.values.length - 1).fill(null);
-      s.times.push(time);
-    } else if (s.times) {
-      s.times.push(null);
-    }
+    pushPoint(s, value, time, this.budget);
     if (lineNo !== undefined) s.lines = s.lines ? [s.lines[0], lineNo] : [lineNo, lineNo];
     return s;
   }

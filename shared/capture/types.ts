@@ -38,6 +38,32 @@ export interface Series {
   /** true when values[0] is the "since boot" report of iostat/vmstat/pidstat/mpstat/sar: kept, but left out of summaries */
   firstSampleSinceBoot?: boolean;
   lines?: LineRange;
+  /**
+   * Present (≥ 2) when a long series was thinned to its point budget (MAX_POINTS_PER_SERIES in series.ts):
+   * values[j] (and times[j]) is sample j × stride; absent = 1, every sample kept.
+   */
+  stride?: number;
+  /** exact statistics over every sample pushed, present when the series was thinned (summaries use them) */
+  stats?: SeriesStats;
+}
+
+/**
+ * Exact running statistics of a series, kept while its points are thinned. JSON-safe.
+ * The first sample is kept apart so a since-boot report can be left out (or included) at the end.
+ */
+export interface SeriesStats {
+  /** every sample pushed, including NaN (missing) ones and the first */
+  count: number;
+  /** sample 0 (null when missing / not finite) */
+  first: number | null;
+  /** finite samples after the first: how many, their sum (in order), min, max and the last one */
+  n: number;
+  sum: number;
+  min: number | null;
+  max: number | null;
+  last: number | null;
+  /** sum of all finite samples including the first, in order (the mean when the first is not since-boot) */
+  sumAll: number;
 }
 
 export interface SeriesSummary {

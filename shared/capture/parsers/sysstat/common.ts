@@ -3,7 +3,8 @@
  * banner facts, locale date/time stamps, a fast number scanner, and a series collector
  * that pads late series with NaN so series line up by sample index.
  */
-import type { FactValue, Labels, Series, Unit } from '../../types';
+import type { FactValue, Labels, Series, SeriesStats, Unit } from '../../types';
+import { MAX_POINTS_PER_SERIES, foldStats, pointBudget, statsOf, thinHalf } from '../../series';
 import { promptCommand } from '../../text';
 
 // ---------------------------------------------------------------------------------------------
@@ -324,17 +325,23 @@ export function hasInterval(cmd: string | undefined): boolean | undefined {
 /**
  * A cached handle on one series: values are pushed directly (no label-key work per value).
  * `pad` fills a series that appears late (or misses a sample) with NaN up to the sample index.
+ * Every series keeps at most `budget` points (MAX_POINTS_PER_SERIES): see ValueStore.
  */
 export class Collector {
   readonly list: Series[] = [];
   private readonly byKey = new Map<string, Series>();
   private readonly stores = new Map<Series, ValueStore>();
-  private anyTimes = false;
+  private readonly budget: number;
 
-  /** the chunked value store of a series (hot paths push here; finish() builds values) */
+  /** `budget`: points kept per series (tests use small ones) */
+  constructor(budget: number = MAX_POINTS_PER_SERIES) {
+    this.budget = pointBudget(budget);
+  }
+
+  /** the value store of a series (hot paths push here; finish() builds values, times, stride, stats) */
   store(s: Series): ValueStore {
     let st = this.stores.get(s);
-    if (!st) { st = new ValueStore(); this.stores.set(s, st); }
+    if (!st) { st = new ValueStore(this.budget); this.stores.set(s, st); }
     return st;
   }
 
@@ -351,37 +358,30 @@ export class Collector {
     return s;
   }
 
-  /** push `v` as sample number `idx` (0-based) of `s` (pads with NaN when idx is ahead) */
+  /** push `v` as sample number `idx` (0-based) of `s` (pads with NaN when idx is ahead; idx < 0: append) */
   push(s: Series, v: number, idx: number, lineNo: number, time: number | null | undefined): void {
-    const vals = s.values;
+    const st = this.store(s);
     if (idx >= 0) {
-      if (vals.length > idx) return; // one value per sample: a duplicate row is ignored
-      while (vals.length < idx) { vals.push(NaN); if (s.times) s.times.push(null); }
+      if (st.len > idx) return; // one value per sample: a duplicate row is ignored
+      while (st.len < idx) st.push(NaN);
     }
-    vals.push(v);
-    if (time !== undefined && time !== null) {
-      if (!s.times) { s.times = new Array<number | null>(vals.length - 1).fill(null); this.anyTimes = true; }
-      s.times.push(time);
-    } else if (s.times) s.times.push(null);
+    st.push(v);
+    if (time !== undefined && time !== null) st.time(time);
     const l = s.lines;
     if (l === undefined) s.lines = [lineNo, lineNo];
     else (l as [number, number])[1] = lineNo;
   }
 
-  /** final list; `sinceBoot` marks values[0] as the since-boot report */
+  /** final list; `sinceBoot` marks values[0] as the since-boot report; `samples` pads every series with NaN to that many */
   finish(sinceBoot: boolean, samples?: number): Series[] {
-    for (const [s, st] of this.stores) {
-      // pad before building the exact-size array (padding after it would re-copy it)
-      if (samples !== undefined) while (s.values.length + st.len < samples) st.push(NaN);
-      s.values = st.drain(s.values);
-    }
-    this.stores.clear();
     for (const s of this.list) {
-      if (samples !== undefined) while (s.values.length < samples) { s.values.push(NaN); if (s.times) s.times.push(null); }
+      const st = this.store(s);
+      if (samples !== undefined) while (st.len < samples) st.push(NaN);
+      st.finishInto(s);
       // explicit either way: a -y run or an interval-only tool says false rather than nothing
       s.firstSampleSinceBoot = sinceBoot && s.values.length > 0;
     }
-    void this.anyTimes;
+    this.stores.clear();
     return this.list;
   }
 }
@@ -389,42 +389,100 @@ export class Collector {
 const EMPTY = new Float64Array(0);
 
 /**
- * Column storage for the hot paths: values go into Float64Array chunks (64 values, doubling to 8192)
- * instead of a growing number[], so a long capture causes no array re-copying or GC churn; the
- * series' number[] is built once, at the end, at its exact size.
+ * Column storage for the hot paths: one Float64Array per series (growing by doubling up to the
+ * point budget) instead of a growing number[], so a long capture causes no array re-copying or GC
+ * churn, and never holds more than `budget` points: when it is full, every other point is dropped
+ * and the stride doubles (kept points are samples 0, stride, 2·stride …). From the first thinning
+ * on, `stats` keeps exact count/first/min/max/sum/last over every sample. Times (epoch ms, NaN =
+ * none) are stored alongside once a sample has one. finishInto() builds the series' arrays once,
+ * at their exact size.
  */
 export class ValueStore {
-  private readonly chunks: Float64Array[] = [];
-  private cur: Float64Array = EMPTY;
-  private pos = 0;
+  /** samples pushed (kept or not): the next sample's index */
   len = 0;
+  private buf: Float64Array = EMPTY;
+  /** times of the kept points, NaN = none; slots at and after `kept` are always NaN */
+  private tbuf: Float64Array | null = null;
+  private kept = 0;
+  private stride = 1;
+  /** index of the next sample to keep */
+  private next = 0;
+  private stats: SeriesStats | null = null;
+  private readonly budget: number;
 
-  push(v: number): void {
-    if (this.pos === this.cur.length) {
-      this.cur = new Float64Array(Math.min(8192, Math.max(64, this.cur.length * 2)));
-      this.chunks.push(this.cur);
-      this.pos = 0;
-    }
-    this.cur[this.pos++] = v;
-    this.len++;
+  constructor(budget: number = MAX_POINTS_PER_SERIES) {
+    this.budget = pointBudget(budget);
   }
 
-  /** append everything to `into` (or return a new exact-size array when `into` is empty) */
-  drain(into: number[]): number[] {
-    const n = this.len;
-    let out = into;
-    let k = 0;
-    if (into.length === 0 && n < 16_000_000) { out = new Array<number>(n); }
-    for (const c of this.chunks) {
-      const lim = Math.min(c.length, n - k);
-      if (out === into) for (let j = 0; j < lim; j++) { out.push(c[j]!); k++; }
-      else for (let j = 0; j < lim; j++) out[k++] = c[j]!;
+  push(v: number): void {
+    const i = this.len++;
+    const st = this.stats;
+    if (st !== null) foldStats(st, v);
+    if (i !== this.next) return;
+    if (this.kept === this.buf.length) this.makeRoom(v);
+    this.buf[this.kept++] = v;
+    this.next = i + this.stride;
+  }
+
+  /** the time (epoch ms) of the sample just pushed; ignored when the stride skipped that sample */
+  time(t: number | null): void {
+    const k = this.kept - 1;
+    if (k < 0 || this.len - 1 !== k * this.stride) return;
+    let tb = this.tbuf;
+    if (tb === null) {
+      if (t === null) return;
+      tb = this.tbuf = new Float64Array(this.buf.length).fill(NaN);
     }
-    this.chunks.length = 0;
-    this.cur = EMPTY;
-    this.pos = 0;
+    tb[k] = t ?? NaN;
+  }
+
+  /** grow the buffers, or (at the budget) thin them 2:1 */
+  private makeRoom(v: number): void {
+    const cap = this.buf.length;
+    if (cap < this.budget) {
+      const size = Math.min(this.budget, Math.max(64, cap * 2));
+      const nb = new Float64Array(size);
+      nb.set(this.buf);
+      this.buf = nb;
+      if (this.tbuf !== null) {
+        const nt = new Float64Array(size).fill(NaN);
+        nt.set(this.tbuf);
+        this.tbuf = nt;
+      }
+      return;
+    }
+    if (this.stats === null) {
+      // first thinning: every sample so far is still in buf (v is not yet)
+      this.stats = statsOf(this.buf, this.kept);
+      foldStats(this.stats, v);
+    }
+    const n = thinHalf(this.buf, this.kept);
+    if (this.tbuf !== null) { thinHalf(this.tbuf, this.kept); this.tbuf.fill(NaN, n); }
+    this.kept = n;
+    this.stride *= 2;
+  }
+
+  /** move the points into `s` (values, times, and stride/stats when thinned) and reset */
+  finishInto(s: Series): void {
+    const k = this.kept;
+    const buf = this.buf;
+    const vals = new Array<number>(k);
+    for (let j = 0; j < k; j++) vals[j] = buf[j]!;
+    s.values = vals;
+    const tb = this.tbuf;
+    if (tb !== null) {
+      const times = new Array<number | null>(k);
+      for (let j = 0; j < k; j++) { const t = tb[j]!; times[j] = t === t ? t : null; }
+      s.times = times;
+    }
+    if (this.stride > 1) { s.stride = this.stride; s.stats = this.stats!; }
+    this.buf = EMPTY;
+    this.tbuf = null;
+    this.kept = 0;
+    this.stride = 1;
+    this.next = 0;
+    this.stats = null;
     this.len = 0;
-    return out;
   }
 }
 

@@ -104,7 +104,7 @@ interface Header {
   ptr: number;
 }
 
-interface DevEntry { name: string; pos: number; series: Series[]; arrs: ValueStore[]; lastSample: number; first: number; last: number; timed: boolean }
+interface DevEntry { name: string; pos: number; series: Series[]; arrs: ValueStore[]; lastSample: number; first: number; last: number }
 
 const MAX_FIELDS = 64;
 
@@ -192,7 +192,7 @@ class IostatSink implements LineSink {
       const v = vals[k]!;
       arrs[k]!.push(o === 0 ? v : o === 1 ? v * mult[k]! : v / 1000);
     }
-    if (this.time !== null || e.timed) this.pushTimes(e);
+    if (this.time !== null) this.pushTimes(e, this.time);
     return true;
   }
 
@@ -204,7 +204,7 @@ class IostatSink implements LineSink {
       const sp = h.specs[i]!;
       series.push(this.col.get(sp.name, h.cols[i]!, sp.unit, { device: dev }));
     }
-    const e: DevEntry = { name: dev, pos: h.seq.length, series, arrs: series.map((sr) => this.col.store(sr)), lastSample: -2, first: -1, last: -1, timed: false };
+    const e: DevEntry = { name: dev, pos: h.seq.length, series, arrs: series.map((sr) => this.col.store(sr)), lastSample: -2, first: -1, last: -1 };
     h.byDevice.set(dev, e);
     h.seq.push(e);
     return e;
@@ -215,15 +215,9 @@ class IostatSink implements LineSink {
     for (const st of e.arrs) while (st.len < idx) st.push(NaN);
   }
 
-  /** times run parallel to the values (null where no -t stamp was seen) */
-  private pushTimes(e: DevEntry): void {
-    e.timed = true;
-    const n = e.arrs[0]!.len;
-    for (const s of e.series) {
-      const t = (s.times ??= []);
-      while (t.length < n - 1) t.push(null);
-      t.push(this.time);
-    }
+  /** times run parallel to the values (null where no -t stamp was seen); the stores keep them with their points */
+  private pushTimes(e: DevEntry, time: number): void {
+    for (const st of e.arrs) st.time(time);
   }
 
   private newSample(): void {
@@ -257,7 +251,7 @@ class IostatSink implements LineSink {
     e.last = lineNo;
     if (e.arrs[0]!.len !== idx) this.pad(e, idx);
     for (let k = 0; k < vals.length; k++) e.arrs[k]!.push(vals[k]!);
-    if (this.time !== null || e.timed) this.pushTimes(e);
+    if (this.time !== null) this.pushTimes(e, this.time);
     return true;
   }
 

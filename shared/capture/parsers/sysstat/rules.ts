@@ -13,6 +13,24 @@ function intervalValues(s: Series): number[] {
   return out;
 }
 
+/**
+ * Count, mean and max of the interval samples (finite only). Exact for a thinned series too: taken
+ * from its `stats`, which cover every sample, not only the kept points.
+ */
+function intervalFigures(s: Series): { n: number; mean: number; max: number } {
+  const st = s.stats;
+  if (st) {
+    const withFirst = !s.firstSampleSinceBoot && st.first !== null;
+    const n = st.n + (withFirst ? 1 : 0);
+    const max = withFirst ? (st.n && st.max! > st.first! ? st.max! : st.first!) : st.max ?? NaN;
+    return { n, mean: n ? (withFirst ? st.sumAll : st.sum) / n : NaN, max };
+  }
+  const v = intervalValues(s);
+  let max = -Infinity;
+  for (const x of v) if (x > max) max = x;
+  return { n: v.length, mean: mean(v), max: v.length ? max : NaN };
+}
+
 function median(a: number[]): number {
   if (!a.length) return NaN;
   const b = [...a].sort((x, y) => x - y);
@@ -180,14 +198,12 @@ function cpuShareRule(id: string, name: string, what: string, warnAt: number, ad
     evaluate(ctx) {
       const s = machineCpu(ctx.capture.series, name);
       if (!s) return [];
-      const v = intervalValues(s);
-      if (!v.length) return [];
-      const m = mean(v);
+      const { n, mean: m, max: mx } = intervalFigures(s);
+      if (!n) return [];
       if (m < warnAt) return [];
-      const mx = Math.max(...v);
       return [{
         id, severity: m >= 2 * warnAt ? 'critical' : 'warning',
-        message: `${what} (${s.column}) averages ${m.toFixed(1)} % over ${v.length} samples (max ${mx.toFixed(1)} %): ${advice}`,
+        message: `${what} (${s.column}) averages ${m.toFixed(1)} % over ${n} samples (max ${mx.toFixed(1)} %): ${advice}`,
         ...(evidence(s) ? { evidence: evidence(s)! } : {}),
       }];
     },

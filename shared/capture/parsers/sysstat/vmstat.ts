@@ -105,14 +105,8 @@ class VmstatSink implements LineSink {
     const idx = this.sample++;
     if (arrs[0]!.len !== idx) this.pad(L, idx);
     for (let i = 0; i < ncol; i++) arrs[i]!.push(memCol[i] === 1 ? vals[i]! * mem : vals[i]!);
-    if (time !== undefined || L.series[0]!.times) {
-      const n = arrs[0]!.len;
-      for (const s of L.series) {
-        const t = (s.times ??= []);
-        while (t.length < n - 1) t.push(null);
-        t.push(time ?? null);
-      }
-    }
+    // times run parallel to the values (null where a row had none); the stores keep them with their points
+    if (time !== undefined) for (let i = 0; i < ncol; i++) arrs[i]!.time(time);
     if (L.first < 0) L.first = lineNo;
     L.last = lineNo;
     this.anyData = true;
