@@ -72,4 +72,19 @@ describe('redis-benchmark parser', () => {
     expect(c.warnings.length).toBe(1);
     expect(c.warnings[0]).toMatch(/^line \d+: could not read "oops"$/);
   });
+  it('reads a pipelined multi-thread run (-P 4 --threads 2) with MSET', () => {
+    const c = parseText(read('threads-pipeline.txt'));
+    expect(c.warnings).toEqual([]);
+    expect(c.facts.tests).toEqual(['PING_INLINE', 'PING_MBULK', 'MSET (10 keys)']);
+    expect(c.settings['multi-thread']).toBe('yes');
+    expect(c.settings.threads).toBe('2');
+    expect(val(c, 'requests_total', { test: 'MSET (10 keys)' })).toBe(3000);
+  });
+
+  it('keeps the connection error of a run against a closed port', () => {
+    const c = parseText(read('refused.txt'));
+    expect(c.kind).toBe('redis-benchmark');
+    expect(c.facts.errors).toEqual(['Could not connect to Redis at 127.0.0.1:18398: Connection refused', 'WARNING: Could not fetch server CONFIG']);
+    expect(c.warnings).toEqual(['redis-benchmark printed no results: Could not connect to Redis at 127.0.0.1:18398: Connection refused']);
+  });
 });

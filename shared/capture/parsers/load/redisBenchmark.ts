@@ -26,6 +26,7 @@ function detect(head: readonly string[]): number {
     if (/^Latency by percentile distribution:$/.test(l)) return 0.95;
     if (/^\s+throughput summary: [\d.]+ requests per second$/.test(l)) return 0.95;
     if (PROGRESS.test(l)) return 0.9;
+    if (/^WARNING: Could not fetch server CONFIG$/.test(l)) score = Math.max(score, 0.8);
     if (QUIET.test(l)) score = Math.max(score, /p50=/.test(l) ? 0.9 : 0.7);
     if (i < 5 && /^"(PING_INLINE|PING_MBULK|SET|GET|INCR|LPUSH|RPUSH|LPOP|RPOP|SADD|HSET|SPOP|ZADD|ZPOPMIN|LRANGE_\d+|MSET)[^"]*","[\d.]+"/.test(l)) score = Math.max(score, 0.85);
     if (i < 5) {
@@ -168,7 +169,10 @@ function open(): LineSink {
       if (pctTable.rows.length) (o.tables ??= {}).latency_percentiles = pctTable;
       if (cdfTable.rows.length) (o.tables ??= {}).latency_cumulative = cdfTable;
       if (tests.size) o.facts.tests = [...tests];
-      if (!o.metrics.some((m) => m.name === 'requests_per_second')) out.note('no redis-benchmark results found (truncated capture?)');
+      if (!o.metrics.some((m) => m.name === 'requests_per_second')) {
+        const errs = o.facts.errors as string[] | undefined;
+        out.note(errs?.length ? `redis-benchmark printed no results: ${errs[0]!}` : 'no redis-benchmark results found (truncated capture?)');
+      }
       return out.finish('redis-benchmark');
     },
   };
