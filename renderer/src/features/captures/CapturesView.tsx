@@ -30,6 +30,8 @@ export function CapturesView() {
   const [kind, setKind] = useState('');
   const [entries, setEntries] = useState<CaptureEntry[]>(() => keptEntries);
   useEffect(() => { keptEntries = entries; }, [entries]);
+  const mounted = useRef(true);
+  useEffect(() => { mounted.current = true; return () => { mounted.current = false; }; }, []);
   const [jobs, setJobs] = useState<Job[]>([]);
   const [dragging, setDragging] = useState(false);
   const dragDepth = useRef(0);
@@ -48,7 +50,8 @@ export function CapturesView() {
     setJobs((js) => [...js, { id, label, progress: null }]);
     try {
       const result = await work((p) => setJobs((js) => js.map((j) => (j.id === id ? { ...j, progress: p } : j))));
-      setEntries((es) => [...result, ...es]);
+      if (mounted.current) setEntries((es) => [...result, ...es]);
+      else keptEntries = [...result, ...keptEntries]; // finished after the user left the view: keep it for the return
       return result;
     } finally {
       setJobs((js) => js.filter((j) => j.id !== id));
