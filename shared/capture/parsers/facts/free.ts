@@ -116,7 +116,15 @@ class FreeSink extends FactsSink {
       const total = this.last.memory_total_bytes;
       // without the command line the unit is unknown: free's default is KiB; a total above 4 TiB "in KiB" is really bytes (-b)
       if (total !== undefined && total / 1024 > 4e9) {
-        for (const s of this.set.list) s.values = s.values.map((x) => x / 1024);
+        for (const s of this.set.list) {
+          s.values = s.values.map((x) => x / 1024);
+          // a thinned series keeps exact statistics beside its points: scale them too (exact: a power of two)
+          const st = s.stats;
+          if (st) {
+            const d = (x: number | null): number | null => (x === null ? null : x / 1024);
+            s.stats = { ...st, first: d(st.first), min: d(st.min), max: d(st.max), last: d(st.last), sum: st.sum / 1024, sumAll: st.sumAll / 1024 };
+          }
+        }
         for (const k of Object.keys(this.last)) this.last[k] = this.last[k]! / 1024;
         this.warnings.push('no command line: values look like bytes (free -b)');
       } else if (total !== undefined) {
