@@ -120,4 +120,16 @@ describe('locust parser', () => {
     expect(c.kind).toBe('locust');
     expect(c.warnings).toEqual(['line 11: could not read "1795992456,3,GET,/ind"']);
   });
+  it('reads the 0.x quoted _stats.csv layout (Method, # requests, Total row), derived from the real file', () => {
+    const rename: Record<string, string> = { Type: 'Method', 'Request Count': '# requests', 'Failure Count': '# failures', 'Median Response Time': 'Median response time', 'Average Response Time': 'Average response time', 'Min Response Time': 'Min response time', 'Max Response Time': 'Max response time' };
+    const lines = read('stats.csv').split('\r\n').filter(Boolean);
+    const head = lines[0]!.split(',').map((h) => `"${rename[h] ?? h}"`).join(',');
+    const rows = lines.slice(1).map((l) => l.split(',').map((x, i) => (i < 2 ? `"${x === '' ? 'None' : x === 'Aggregated' ? 'Total' : x}"` : `"${x}"`)).join(','));
+    const c = parseText([head, ...rows].join('\n'));
+    expect(c.kind).toBe('locust');
+    expect(c.warnings).toEqual([]);
+    expect(val(c, 'requests_total', AGG)).toBe(619);
+    expect(val(c, 'requests_total', INDEX)).toBe(369);
+    expect(val(c, 'latency_p50_seconds', AGG)).toBe(0.002);
+  });
 });

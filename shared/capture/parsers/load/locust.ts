@@ -57,7 +57,7 @@ function column(col: string, history: boolean): { name: string; unit: string; co
   switch (c) {
     case 'user count': return id('users', 'count');
     case 'requests/s': return id('requests_per_second', '1/s');
-    case 'failures/s': return id('failures_per_second', '1/s');
+    case 'failures/s': case 'requests failed/s': return id('failures_per_second', '1/s');
     case `${pre}request count`: case '# requests': return id('requests_total', 'count');
     case `${pre}failure count`: case '# failures': return id('requests_failed_total', 'count');
     case `${pre}median response time`: return msv(history ? 'latency_cumulative_median_seconds' : 'latency_median_seconds');
