@@ -93,4 +93,12 @@ describe('hey parser', () => {
     expect(val(c, 'latency_max_seconds', { run: '2' })).toBeUndefined();
     expect(c.findings.map((f) => `${f.id} ${f.severity} ${f.labels?.run}`)).toEqual(['load.errors critical 2']);
   });
+  it('reads a report whose tabs became spaces (terminal copy-paste)', () => {
+    const c = parseText(read('errors.txt').replace(/\t/g, '    '));
+    expect(c.kind).toBe('hey');
+    expect(c.warnings).toEqual([]);
+    expect(val(c, 'requests_per_second')).toBe(19.8709);
+    expect(val(c, 'requests_total')).toBe(60);
+    expect(val(c, 'phase_time_max_seconds', { phase: 'dns_dialup' })).toBe(0.0045);
+  });
 });

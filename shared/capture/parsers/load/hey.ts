@@ -1,4 +1,5 @@
 /**
+ * Tabs may have become spaces (terminal copy-paste): every pattern accepts either.
  * hey (rakyll/hey) summary output and its -o csv per-request output.
  * Format per hey requester/print.go (defaultTmpl and csvTmpl).
  */
@@ -27,9 +28,9 @@ function detect(head: readonly string[]): number {
     if (i < 5 && CSV_HEADER.test(l)) return 0.95;
     if (l === 'Response time histogram:' || l === 'Details (average, fastest, slowest):') return 0.95;
     if (l === 'Status code distribution:') score = Math.max(score, 0.9);
-    if (/^\s+Requests\/sec:\t/.test(l)) score = Math.max(score, 0.7);
+    if (/^\s+Requests\/sec:\s/.test(l)) score = Math.max(score, 0.7);
     if (/^\s+\d+(\.\d+)?% in [\d.]+ secs$/.test(l)) score = Math.max(score, 0.85);
-    if (/^\s+DNS\+dialup:\t/.test(l)) score = Math.max(score, 0.9);
+    if (/^\s+DNS\+dialup:\s/.test(l)) score = Math.max(score, 0.9);
     if (i < 5) {
       const w = /^\s*(?:\S*[#$%>]\s+)?(\S.*)$/.exec(l);
       if (w && TOOLS.includes(commandWord(w[1]!)) && /\bhttps?:\/\//.test(l)) score = Math.max(score, 0.4);
@@ -117,7 +118,7 @@ function open(): LineSink {
     let m: RegExpExecArray | null;
     switch (section) {
       case 'summary': {
-        m = /^\s+([A-Za-z/][A-Za-z/ ]*):\t\s*(.*)$/.exec(line);
+        m = /^\s+([A-Za-z/][A-Za-z/ ]*?):\s+(.*)$/.exec(line);
         if (!m) break;
         const key = m[1]!, v = m[2]!;
         const bytes = /^(\d+) bytes$/.exec(v);
@@ -133,7 +134,7 @@ function open(): LineSink {
         break;
       }
       case 'histogram':
-        m = /^\s+([\d.]+) \[(\d+)\]\t\|/.exec(line);
+        m = /^\s+([\d.]+) \[(\d+)\]\s+\|/.exec(line);
         if (m) { histogram.rows.push([Number(m[1]), Number(m[2])]); return; }
         break;
       case 'latency':
@@ -145,7 +146,7 @@ function open(): LineSink {
         }
         break;
       case 'details':
-        m = /^\s+([A-Za-z+][A-Za-z+ -]*):\t\s*(.*)$/.exec(line);
+        m = /^\s+([A-Za-z+][A-Za-z+ -]*?):\s+(.*)$/.exec(line);
         if (m && PHASES[m[1]!]) {
           const phase = PHASES[m[1]!]!;
           const parts = m[2]!.split(',');
@@ -159,7 +160,7 @@ function open(): LineSink {
         }
         break;
       case 'status':
-        m = /^\s+\[(\d+)\]\t(\d+) responses$/.exec(line);
+        m = /^\s+\[(\d+)\]\s+(\d+) responses$/.exec(line);
         if (m) {
           const n = Number(m[2]);
           statusSum += n;
@@ -170,7 +171,7 @@ function open(): LineSink {
         }
         break;
       case 'errors':
-        m = /^\s+\[(\d+)\]\t(.*)$/.exec(line);
+        m = /^\s+\[(\d+)\]\s+(.*)$/.exec(line);
         if (m) {
           const n = Number(m[1]);
           errorSum += n;
