@@ -11,7 +11,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { API_EVENTS, isApiMethod } from '../../shared/api';
-import { toErrorBody, type Backend } from '../services/backend';
+import { MAX_CAPTURE_TEXT, toErrorBody, type Backend } from '../services/backend';
 import { contentType, RENDERER_CSP, resolveStaticPath } from './staticFiles';
 
 export interface HttpHostOptions {
@@ -33,7 +33,10 @@ export interface HttpHost {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 16 * 1024 * 1024;
+/** Room for the largest pasted capture the API takes, JSON-escaped (control characters grow 6×; text mostly not). */
+const MAX_BODY = MAX_CAPTURE_TEXT + 16 * 1024 * 1024;
+
+class BodyTooLarge extends Error {}
 const STATUS: Record<string, number> = { invalid: 400, 'not-found': 404, conflict: 409, refused: 403, internal: 500, unauthorized: 401, forbidden: 403 };
 
 function sameToken(a: string, b: string): boolean {
@@ -55,10 +58,12 @@ function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > MAX_BODY) { reject(new BodyTooLarge()); return; }
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) { reject(new Error('request too large')); req.destroy(); return; }
-      chunks.push(c);
+      if (size > MAX_BODY) { chunks.length = 0; reject(new BodyTooLarge()); return; }
+      if (size <= MAX_BODY) chunks.push(c);
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
@@ -100,6 +105,12 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
       const body = JSON.parse((await readBody(req)) || '{}') as { args?: unknown };
       args = body.args ?? [];
     } catch (e) {
+      if (e instanceof BodyTooLarge) {
+        // answer, then drop the connection rather than read the rest of an oversized upload
+        send(res, 413, { error: { code: 'invalid', message: `request too large (at most ${Math.round(MAX_BODY / 1024 / 1024)} MiB); for big captures use \`tunebook parse FILE\` or the desktop app, which stream from disk` } }, { Connection: 'close' });
+        res.on('finish', () => req.destroy());
+        return;
+      }
       return sendError(res, 'invalid', `bad request body: ${e instanceof Error ? e.message : String(e)}`);
     }
     if (!Array.isArray(args)) return sendError(res, 'invalid', '"args" must be a list');

@@ -121,3 +121,21 @@ describe('browser-mode HTTP host', () => {
     expect(events.join('')).toMatch(/event: onDidChangeData\ndata: \{"studyId":1\}/);
   });
 });
+
+describe('browser-mode HTTP host limits', () => {
+  const tmp = useTempDir();
+  it('answers an oversized upload with 413 and a clear message instead of dropping the connection', async () => {
+    const backend = new Backend({ notebookPath: path.join(tmp(), 'nb.tunebook'), userDataDir: tmp() });
+    const host = await startHttpHost({ backend, rendererDir: tmp(), port: 0 });
+    try {
+      const r = await raw(host.port, 'POST', '/api/parseCaptureText', {
+        'Content-Type': 'application/json', 'X-Tunebook-Token': host.token, 'Content-Length': String(200 * 1024 * 1024),
+      }, '{"args": ["x", "');
+      expect(r.status).toBe(413);
+      expect(JSON.parse(r.body).error.message).toMatch(/request too large.*tunebook parse FILE/);
+    } finally {
+      await host.close();
+      backend.close();
+    }
+  });
+});

@@ -26,15 +26,12 @@ export interface CaptureEntry {
   error?: string;
 }
 
-type PathBridge = { getPathForFile?: (file: File) => string };
-
 let nextKey = 1;
 const newKey = (): string => `capture-${nextKey++}`;
 
 /** The preload's getPathForFile when running inside Electron, else null (browser mode). */
 export function pathResolver(): ((file: File) => string) | null {
-  const bridge = (window as { tunebook?: PathBridge }).tunebook;
-  const fn = bridge?.getPathForFile;
+  const fn = window.tunebook?.getPathForFile;
   if (typeof fn !== 'function') return null;
   return (file) => {
     try { return fn(file) || ''; } catch { return ''; }

@@ -123,9 +123,9 @@ class TopSink implements LineSink {
         loads = parts.map((p) => num(p.replace(/,$/, '')));
       }
       if (loads.length < 3 && lm) loads = [num(lm[1]), num(lm[2]), num(lm[3])];
-      this.push('load_1m', 'load average', 'count', loads[0] ?? NaN, lineNo);
-      this.push('load_5m', 'load average', 'count', loads[1] ?? NaN, lineNo);
-      this.push('load_15m', 'load average', 'count', loads[2] ?? NaN, lineNo);
+      this.push('load_1m', 'load average (1 min)', 'count', loads[0] ?? NaN, lineNo);
+      this.push('load_5m', 'load average (5 min)', 'count', loads[1] ?? NaN, lineNo);
+      this.push('load_15m', 'load average (15 min)', 'count', loads[2] ?? NaN, lineNo);
       const um = /(\d+)\s+users?/.exec(m[2]!);
       if (um) this.push('users', 'user', 'count', Number(um[1]), lineNo);
       const up = /up\s+(.*?),\s+\d+\s+users?/.exec(m[2]!) ?? /up\s+(.*?),\s+load/.exec(m[2]!);
@@ -140,9 +140,9 @@ class TopSink implements LineSink {
     const bl = /^Load average:\s+([\d.,]+)\s+([\d.,]+)\s+([\d.,]+)(?:\s+(\d+)\/(\d+))?/.exec(text);
     if (bl) {
       this.summaryLine(lineNo);
-      this.push('load_1m', 'Load average', 'count', num(bl[1]), lineNo);
-      this.push('load_5m', 'Load average', 'count', num(bl[2]), lineNo);
-      this.push('load_15m', 'Load average', 'count', num(bl[3]), lineNo);
+      this.push('load_1m', 'Load average (1 min)', 'count', num(bl[1]), lineNo);
+      this.push('load_5m', 'Load average (5 min)', 'count', num(bl[2]), lineNo);
+      this.push('load_15m', 'Load average (15 min)', 'count', num(bl[3]), lineNo);
       if (bl[4]) { this.push('tasks_running', 'running', 'count', Number(bl[4]), lineNo); this.push('tasks_total', 'total', 'count', Number(bl[5]), lineNo); }
       return;
     }
