@@ -145,7 +145,7 @@ function open(): LineSink {
     if (vals[2]! > gp.max) gp.max = vals[2]!;
   }
 
-  function keyValue(key: string, val: string, lineNo: number, line: string): boolean {
+  function keyValue(key: string, val: string, lineNo: number): boolean {
     const v = val.trim();
     const first = v.split(/\s+/)[0] ?? '';
     switch (key) {
@@ -194,7 +194,6 @@ function open(): LineSink {
         return true;
       }
       default:
-        void line;
         return false;
     }
   }
@@ -237,7 +236,10 @@ function open(): LineSink {
     if (!line) { if (section === 'perc' || section === 'conn') section = section === 'conn' ? 'results' : 'none'; return; }
     const ver = /^This is ApacheBench, Version (\S+)(?:\s+<\$Revision:?\s*([^$]*?)\s*\$>)?/.exec(line);
     if (ver) {
-      if (runStarted) nextRun(); o.toolVersion = `ApacheBench ${ver[1]}${ver[2] ? ` (r${ver[2]})` : ''}`; return; }
+      if (runStarted) nextRun();
+      o.toolVersion = `ApacheBench ${ver[1]}${ver[2] ? ` (r${ver[2]})` : ''}`;
+      return;
+    }
     if (/^(Copyright \d{4} Adam Twiss|Licensed to The Apache Software Foundation)/.test(line)) return;
     const bench = /^Benchmarking (\S+) \(be patient\)(.*)$/.exec(line);
     if (bench) {
@@ -254,7 +256,7 @@ function open(): LineSink {
     if (m) { finished = Number(m[1]); return; }
     m = /^Total of (\d+) requests completed$/.exec(line);
     if (m) { finished = Number(m[1]); fact('aborted', true); out.metric('requests_completed_before_abort', Number(m[1]), 'count', lineNo, 'Total of … requests completed'); return; }
-    if (/^(apr_\w+|Test aborted|SSL |Send request|socket|bind|connect|Cannot|Invalid|ab: )/.test(line) || /\(\d+\)$/.test(line) && /^\w[\w ()]*: /.test(line)) {
+    if (/^(apr_\w+|Test aborted|SSL |Send request|socket|bind|connect|Cannot|Invalid|ab: )/.test(line)) {
       toolErrors.push(line.trim());
       return;
     }
@@ -285,8 +287,10 @@ function open(): LineSink {
     const kv = /^([A-Z][A-Za-z0-9/ +-]*?):\s+(.*)$/.exec(line);
     if (kv) {
       section = section === 'none' ? 'results' : section;
-      if (keyValue(kv[1]!, kv[2]!, lineNo, line)) return;
+      if (keyValue(kv[1]!, kv[2]!, lineNo)) return;
     }
+    // other "what: message (errno)" lines ab prints through apr_err()/graceful_strerror()
+    if (/^\w[\w ()]*: .*\(\d+\)$/.test(line)) { toolErrors.push(line.trim()); return; }
     if (/^\*\*|^\.+$|^(Server timed out|\.\.done)/.test(line)) return;
     if (verbose && !runStarted) return;
     out.warn(lineNo, line);
