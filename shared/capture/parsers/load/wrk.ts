@@ -104,7 +104,8 @@ function open(): LineSink {
         out.metric('thread_requests_per_second_max', max, '1/s', lineNo, 'Req/Sec Max');
         out.metric('thread_requests_per_second_within_stdev_percent', within, '%', lineNo, 'Req/Sec +/- Stdev');
       }
-      if ([avg, sd, max].some((x) => !Number.isFinite(x))) out.warn(lineNo, line);
+      // wrk2 prints -nan/nan when a thread recorded nothing: missing, not unreadable
+      if ([m[2]!, m[3]!, m[4]!].some((t, i) => !Number.isFinite([avg, sd, max][i]!) && !/^-?nan/i.test(t))) out.warn(lineNo, line);
       return;
     }
     if (/^\s+Latency Distribution/.test(line)) {
