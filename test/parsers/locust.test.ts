@@ -132,4 +132,11 @@ describe('locust parser', () => {
     expect(val(c, 'requests_total', INDEX)).toBe(369);
     expect(val(c, 'latency_p50_seconds', AGG)).toBe(0.002);
   });
+  it('reads a double-spaced paste of the console (blank line after every line)', () => {
+    const c = parseText(read('console.txt').split('\n').join('\n\n'));
+    expect(c.kind).toBe('locust');
+    expect(c.warnings).toEqual([]);
+    expect(val(c, 'requests_total', AGG)).toBe(656);
+    expect(val(c, 'latency_p95_seconds', AGG)).toBe(0.007);
+  });
 });

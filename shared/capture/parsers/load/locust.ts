@@ -204,7 +204,8 @@ function open(): LineSink {
       if (v) o.toolVersion = v[1] ? `locust ${v[1]}` : 'locust';
       return;
     }
-    if (!line.trim()) { closeTable(); return; }
+    // blank lines do not end a table: pasted consoles are often double-spaced; the next header does
+    if (!line.trim()) return;
     if (out.command(line, TOOLS)) return;
     if (/# reqs\s+# fails/.test(line)) {
       closeTable();
@@ -214,7 +215,7 @@ function open(): LineSink {
       statCols = f.slice(i + 1).map((x) => x.toLowerCase());
       return;
     }
-    if (/^Response time percentiles|^Percentage of the requests completed within given times/.test(line)) { closeTable(); ctable = 'perc'; percCols = []; return; }
+    if (/^\s*(Response time percentiles|Percentage of the requests completed within given times)/.test(line)) { closeTable(); ctable = 'perc'; percCols = []; return; }
     if (ctable === 'perc' && line.includes('# reqs') && /(?:^|\s)50%(?:\s|$)/.test(line)) {
       const f = fields(line);
       percCols = f.filter((x) => /^[\d.]+%$/.test(x)).map((x) => Number(x.slice(0, -1)));
@@ -222,8 +223,8 @@ function open(): LineSink {
       reqsFirst = f.indexOf('#') < f.findIndex((x) => /^[\d.]+%$/.test(x));
       return;
     }
-    if (/^Error report/.test(line)) { closeTable(); ctable = 'errors'; return; }
-    if (ctable === 'errors' && /^\s*# occurrences\s+Error/.test(line)) return;
+    if (/^\s*Error report/.test(line)) { closeTable(); ctable = 'errors'; return; }
+    if (ctable === 'errors' && /^\s*# occurr?ences\s+Error/.test(line)) return;
     if (/^[-|\s]+$/.test(line)) return;
     if (ctable) { cur.push({ lineNo, line }); return; }
     if (/^(Traceback|\s+File |KeyboardInterrupt|\w+Error:)/.test(line)) return;
@@ -244,9 +245,12 @@ function open(): LineSink {
       const labels = splitName(f.slice(0, fi - 1));
       out.metric('requests_total', dec(f[fi - 1]), 'count', lineNo, '# reqs', labels);
       out.metric('requests_failed_total', dec(f[fi]!.replace(/\(.*$/, '')), 'count', lineNo, '# fails', labels);
+      // the 0.x "Total" row prints only req/s: values short of the header align to the right
+      const vals = f.slice(fi + 1);
+      const shift = Math.max(0, statCols.length - vals.length);
       statCols.forEach((col, k) => {
         const d = CONSOLE_COLS[col];
-        const v = dec(f[fi + 1 + k]);
+        const v = dec(vals[k - shift]);
         if (d && Number.isFinite(v)) out.metric(d.name, d.ms ? ms(v) : v, d.unit, lineNo, col, labels);
       });
     }
