@@ -153,4 +153,10 @@ describe('ab parser', () => {
     expect(val(c, 'responses_non2xx_total')).toBe(3);
     expect(c.facts.errors).toBeUndefined();
   });
+  it('reads a double-spaced paste (blank line after every line)', () => {
+    const c = parseText(read('plain.txt').split('\n').join('\n\n'));
+    expect(c.warnings).toEqual([]);
+    expect(val(c, 'latency_p99_seconds')).toBe(0.001);
+    expect(val(c, 'connection_time_max_seconds', { phase: 'total' })).toBe(0.002);
+  });
 });

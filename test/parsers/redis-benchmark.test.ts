@@ -87,4 +87,9 @@ describe('redis-benchmark parser', () => {
     expect(c.facts.errors).toEqual(['Could not connect to Redis at 127.0.0.1:18398: Connection refused', 'WARNING: Could not fetch server CONFIG']);
     expect(c.warnings).toEqual(['redis-benchmark printed no results: Could not connect to Redis at 127.0.0.1:18398: Connection refused']);
   });
+  it('reads a double-spaced paste (blank line after every line)', () => {
+    const c = parseText(read('full.txt').split('\n').join('\n\n'));
+    expect(c.warnings).toEqual([]);
+    expect(val(c, 'latency_p99_seconds', { test: 'SET' })).toBe(0.001055);
+  });
 });

@@ -134,4 +134,9 @@ describe('sysbench parser', () => {
     expect(val(c, 'events_per_second', { run: '2' })).toBeCloseTo(3787 / 3.0664, 4);
     expect(c.findings.map((f) => f.labels?.run)).toEqual(['2']);
   });
+  it('reads a double-spaced paste (blank line after every line)', () => {
+    const c = parseText(read('cpu-interval.txt').split('\n').join('\n\n'));
+    expect(c.warnings).toEqual([]);
+    expect(c.tables?.latency_histogram?.rows.length).toBe(175);
+  });
 });

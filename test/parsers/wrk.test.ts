@@ -98,4 +98,9 @@ describe('wrk parser', () => {
     expect(val(c, 'latency_mean_seconds')).toBeUndefined();
     expect(val(c, 'requests_per_second')).toBe(62907.5);
   });
+  it('reads a double-spaced paste (blank line after every line)', () => {
+    const c = parseText(read('latency.txt').split('\n').join('\n\n'));
+    expect(c.warnings).toEqual([]);
+    expect(val(c, 'latency_p99_seconds')).toBe(0.00298);
+  });
 });

@@ -233,7 +233,8 @@ function open(): LineSink {
 
   function textLine(raw: string, lineNo: number): void {
     const line = raw.trimEnd();
-    if (!line) { if (section === 'perc' || section === 'conn') section = section === 'conn' ? 'results' : 'none'; return; }
+    // blank lines end nothing: pasted captures are often double-spaced; rows are recognised by shape
+    if (!line) return;
     const ver = /^This is ApacheBench, Version (\S+)(?:\s+<\$Revision:?\s*([^$]*?)\s*\$>)?/.exec(line);
     if (ver) {
       if (runStarted) nextRun();
@@ -264,13 +265,13 @@ function open(): LineSink {
     if (commandLine(line)) return;
     if (line.startsWith('Connection Times (ms)')) { section = 'conn'; return; }
     if (PERC_TITLE.test(line)) { section = 'perc'; return; }
-    if (section === 'conn') {
+    if (section === 'conn' || section === 'perc') {
       if (/^\s+min\s+/.test(line)) { connCols = /mean\[/.test(line) ? ['min', 'mean', '[+/-sd]', 'median', 'max'] : ['min', 'avg', '', '', 'max']; return; }
       if (connRow(line, lineNo)) return;
       if (/^(WARNING|ERROR): The median and mean/.test(line)) { reliability.push(line.trim()); return; }
       if (/^\s+(These results|deviation apart)/.test(line)) return;
     }
-    if (section === 'perc' && percRow(line, lineNo)) return;
+    if ((section === 'perc' || section === 'conn') && percRow(line, lineNo)) return;
     const failed = /^\s+\((Connect: .*)\)\s*$/.exec(line);
     if (failed) {
       for (const part of failed[1]!.split(',')) {

@@ -88,7 +88,7 @@ function open(): LineSink {
 
   function textLine(raw: string, lineNo: number): void {
     const line = raw.trimEnd();
-    if (!line.trim()) { if (block === 'summary' || block === 'oldcdf') block = 'none'; return; }
+    if (!line.trim()) return;
     if (PROGRESS.test(line)) return;
     if (out.command(line, TOOLS)) return;
     let m = /^\s*={6} (.+?) ={6}$/.exec(line);

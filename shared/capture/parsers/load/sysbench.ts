@@ -156,7 +156,7 @@ function open(): LineSink {
 
   function line(raw: string, lineNo: number): void {
     const line = raw.trimEnd();
-    if (!line.trim()) { if (section === 'histogram') section = 'none'; return; }
+    if (!line.trim()) return;
     if (events !== undefined && (VERSION.test(line) || /^Running the test with following options:$/.test(line) || promptCommand(line, TOOLS) !== undefined)) nextRun();
     if (commandLine(line)) return;
     let m = VERSION.exec(line);

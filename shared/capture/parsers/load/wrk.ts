@@ -66,7 +66,7 @@ function open(): LineSink {
 
   function line(raw: string, lineNo: number): void {
     const line = raw.trimEnd();
-    if (!line) { inDist = false; return; }
+    if (!line) return;
     if (sawResult && promptCommand(line, TOOLS) !== undefined) { out.newRun(); sawResult = false; }
     if (out.command(line, TOOLS)) return;
     let m = RUNNING.exec(line);
