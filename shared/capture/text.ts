@@ -71,7 +71,8 @@ export function num(s: string | undefined): number {
     // "12,50" (decimal comma) vs "1,234,567" (thousands): thousands groups are exactly 3 digits
     t = /^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(t) ? t.replace(/,/g, '') : t.replace(',', '.');
   }
-  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return NaN;
+  // unambiguous alternatives: no backtracking on long runs of digits
+  if (!/^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/.test(t)) return NaN;
   return Number(t);
 }
 
@@ -110,19 +111,21 @@ const TIME_UNITS: Record<string, number> = {
 /** "12.5ms" → 0.0125, "3.2s" → 3.2, "1m30s" → 90, ("812", "us") → 0.000812. NaN when unreadable. */
 export function parseDuration(s: string, defaultUnit = 's'): number {
   const str = s.trim();
-  const parts = /^((?:[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?\s*[a-zµμ]*\s*)+)$/i.exec(str);
-  if (!parts) return NaN;
+  if (str === '') return NaN;
+  // one sticky token at a time: linear, no nested quantifiers to backtrack through
+  const re = /\s*([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*([a-zµμ]*)/iy;
   let total = 0;
-  let any = false;
-  const re = /([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*([a-zµμ]*)/gi;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(str)) && m[0] !== '') {
+  let pos = 0;
+  while (pos < str.length) {
+    re.lastIndex = pos;
+    const m = re.exec(str);
+    if (!m || m[0] === '') return NaN;
     const mult = TIME_UNITS[(m[2] || defaultUnit).toLowerCase()];
     if (mult === undefined) return NaN;
     total += Number(m[1]) * mult;
-    any = true;
+    pos = re.lastIndex;
   }
-  return any ? total : NaN;
+  return total;
 }
 
 /** Percentage text "12.5%" → 12.5 (unit stays "%"). */

@@ -67,3 +67,17 @@ describe('text helpers', () => {
     expect(s).toMatchObject({ count: 3, min: 1, max: 3, mean: 2, last: 3, firstSampleSinceBoot: true });
   });
 });
+
+describe('text helpers stay linear on hostile input', () => {
+  it('num and parseDuration do not backtrack on long digit runs', () => {
+    const started = Date.now();
+    expect(num('1'.repeat(200_000) + 'x')).toBeNaN();
+    expect(parseDuration('1'.repeat(5_000) + '!')).toBeNaN();
+    expect(parseDuration('1 '.repeat(5_000) + '!')).toBeNaN();
+    // catastrophic backtracking takes minutes here; linear scanning takes milliseconds
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(parseDuration('1h 2m 3s')).toBe(3723);
+    expect(num('.5')).toBe(0.5);
+    expect(num('5.')).toBe(5);
+  });
+});
