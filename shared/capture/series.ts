@@ -142,9 +142,10 @@ function labelKey(name: string, labels: Labels | undefined): string {
 }
 
 /**
- * Collects series keyed by name + labels. A series that first appears late (a device that shows
- * up in the 5th report) is padded with NaN so every series of a capture lines up by sample index.
- * Each series is kept under the point budget (see MAX_POINTS_PER_SERIES).
+ * Collects series keyed by name + labels, each kept under the point budget (see
+ * MAX_POINTS_PER_SERIES). Every push appends one sample to its series; parsers whose series must
+ * line up by sample index (a device that appears in the 5th report) pad with NaN themselves, as
+ * the sysstat Collector does.
  */
 export class SeriesSet {
   private readonly byKey = new Map<string, Series>();
