@@ -3,21 +3,24 @@
  * seed figures of case study C asserted exactly.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const SEEDS = path.join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'seed-captures');
-const seed = (name: string) => path.join(SEEDS, name);
+import { SEED_CAPTURES, seedPath as seed } from '../helpers';
 
 let dir = '';
 let cli = '';
+/** a folder holding the six seed captures, as a user would drop it */
+let seeds = '';
 // the bundle lives in a temp folder: let it find better-sqlite3 in this checkout
 const env = { ...process.env, NODE_PATH: path.join(__dirname, '..', '..', 'node_modules') };
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'tunebook-cli-'));
+  seeds = path.join(dir, 'seed-captures');
+  mkdirSync(seeds);
+  for (const name of Object.keys(SEED_CAPTURES) as (keyof typeof SEED_CAPTURES)[]) copyFileSync(seed(name), path.join(seeds, name));
   cli = path.join(dir, 'cli.cjs');
   const { build } = await import('esbuild');
   await build({ entryPoints: [path.join(__dirname, '..', '..', 'electron', 'cli', 'main.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: cli, external: ['better-sqlite3', 'electron'], logLevel: 'silent' });
@@ -75,7 +78,7 @@ describe('tunebook parse --json', () => {
   });
 
   it('parses a folder as one set: an array, and findings that see every file', () => {
-    const all = parse(SEEDS) as Json[];
+    const all = parse(seeds) as Json[];
     expect(Array.isArray(all)).toBe(true);
     expect(all.map((j) => j.file)).toEqual(['fdisk-l-vda.txt', 'fio-randwrite-4k-qd64-j64.txt', 'fio-write-4k-qd64-j64.txt',
       'iostat-x-d-1-during-randwrite.txt', 'iostat-x-d-1-during-seqwrite.txt', 'tune2fs-block-size.txt']);

@@ -1,6 +1,6 @@
 /**
  * Captures view: drop/choose/paste tool output and see what Tunebook reads from it, with the real
- * seed captures of case study C (../shared/fixtures/seed-captures, beside the repository as in CI).
+ * seed captures of case study C (../shared/fixtures/seed-captures, copied into test/fixtures/captures).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,9 +11,9 @@ import type { Page } from './support/fixtures';
 
 // package.json is "type": "module", so specs run as ES modules: no __dirname.
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const SEEDS = path.join(HERE, '..', '..', '..', 'shared', 'fixtures', 'seed-captures');
-const FIO_RANDWRITE = path.join(SEEDS, 'fio-randwrite-4k-qd64-j64.txt');
-const IOSTAT_RANDWRITE = path.join(SEEDS, 'iostat-x-d-1-during-randwrite.txt');
+const FIXTURES = path.join(HERE, '..', 'fixtures', 'captures');
+const FIO_RANDWRITE = path.join(FIXTURES, 'fio', 'fio-randwrite-4k-qd64-j64.txt');
+const IOSTAT_RANDWRITE = path.join(FIXTURES, 'iostat', 'iostat-x-d-1-during-randwrite.txt');
 
 async function openCaptures(page: Page) {
   await page.getByRole('navigation', { name: 'Notebook' }).getByRole('button', { name: 'Captures', exact: true }).click();

@@ -10,7 +10,6 @@ import { CaptureStream, PARSERS, parseText } from '../../shared/capture/registry
 import type { CaptureParser, ParseOutput } from '../../shared/capture/types';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'captures');
-const SEEDS = path.join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'seed-captures');
 
 function listFiles(dir: string): string[] {
   let out: string[] = [];
@@ -24,7 +23,7 @@ function listFiles(dir: string): string[] {
   return out;
 }
 
-const samples = [...listFiles(FIXTURES), ...listFiles(SEEDS)].map((f) => readFileSync(f, 'utf8'));
+const samples = listFiles(FIXTURES).map((f) => readFileSync(f, 'utf8'));
 
 /** Run a parser's sink directly, so a throw is seen here rather than swallowed by the registry. */
 function runSink(p: CaptureParser, text: string): ParseOutput {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Backend } from '../../electron/services/backend';
 import type { ApiMethods } from '../../shared/api';
-import { useTempDir } from '../helpers';
+import { seedPath, useTempDir } from '../helpers';
 
 /** Case study A (product.md) through the contract: 140 → 205 → 286 req/s. */
 function enterCaseStudyA(api: ApiMethods) {
@@ -132,7 +132,7 @@ describe('capture parsing off the main thread', () => {
     await build({ entryPoints: [path.join(__dirname, '../../electron/services/parseWorker.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: workerFile, logLevel: 'silent' });
     const backend = new Backend({ notebookPath: path.join(tmp(), 'nb.tunebook'), userDataDir: tmp(), parseWorkerFile: workerFile });
     try {
-      const seed = path.join(__dirname, '../../../shared/fixtures/seed-captures/fio-randwrite-4k-qd64-j64.txt');
+      const seed = seedPath('fio-randwrite-4k-qd64-j64.txt');
       const [fio] = (await backend.call('parseCaptureFiles', [[seed]])) as { kind: string; metrics: { name: string; value: number }[] }[];
       expect(fio!.kind).toBe('fio');
       expect(fio!.metrics.find((m) => m.name === 'iops')!.value).toBe(2197);
