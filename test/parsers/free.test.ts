@@ -114,3 +114,24 @@ describe('free', () => {
     expect(c.warnings.some((w) => /could not read line: garbage here/.test(w))).toBe(true);
   });
 });
+
+describe('free without its command line: the unit is read from the size of the total', () => {
+  const bytes = v(parseText('$ free -b\n' + fixture('free', 'free-b.txt')), 'memory_total_bytes')!;
+  it.each([
+    ['free-m', 1024 ** 2, /values look like MiB \(free -m\)/],
+    ['free-g', 1024 ** 3, /values look like GiB \(free -g\)/],
+    ['free-b', 1, /values look like bytes \(free -b\)/],
+  ])('%s', (name, unit, warning) => {
+    const c = parseText(fixture('free', name + '.txt'));
+    const total = v(c, 'memory_total_bytes')!;
+    // the same machine a moment apart: equal to within the unit free rounded to
+    expect(Math.abs(total - bytes)).toBeLessThan(unit);
+    expect(c.warnings.join('\n')).toMatch(warning);
+  });
+
+  it('keeps the KiB default when the total is plausible in KiB', () => {
+    const c = parseText(fixture('free', 'free-k.txt'));
+    expect(Math.abs(v(c, 'memory_total_bytes')! - bytes)).toBeLessThan(1024);
+    expect(c.warnings.join('\n')).toMatch(/assumed to be KiB/);
+  });
+});

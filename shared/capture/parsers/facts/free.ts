@@ -111,22 +111,33 @@ class FreeSink extends FactsSink {
     this.set.push(name, column, 'B', undefined, v, lineNo);
   }
 
+  /** Scale every value read so far (the unit turned out not to be KiB). Powers of two: exact. */
+  private rescale(factor: number): void {
+    const d = (x: number | null): number | null => (x === null ? null : x * factor);
+    for (const s of this.set.list) {
+      s.values = s.values.map((x) => x * factor);
+      // a thinned series keeps exact statistics beside its points: scale them too
+      const st = s.stats;
+      if (st) s.stats = { ...st, first: d(st.first), min: d(st.min), max: d(st.max), last: d(st.last), sum: st.sum * factor, sumAll: st.sumAll * factor };
+    }
+    for (const k of Object.keys(this.last)) this.last[k] = this.last[k]! * factor;
+  }
+
   protected override finish(): void {
     if (!this.unitFromCommand && !this.sawHuman) {
       const total = this.last.memory_total_bytes;
-      // without the command line the unit is unknown: free's default is KiB; a total above 4 TiB "in KiB" is really bytes (-b)
-      if (total !== undefined && total / 1024 > 4e9) {
-        for (const s of this.set.list) {
-          s.values = s.values.map((x) => x / 1024);
-          // a thinned series keeps exact statistics beside its points: scale them too (exact: a power of two)
-          const st = s.stats;
-          if (st) {
-            const d = (x: number | null): number | null => (x === null ? null : x / 1024);
-            s.stats = { ...st, first: d(st.first), min: d(st.min), max: d(st.max), last: d(st.last), sum: st.sum / 1024, sumAll: st.sumAll / 1024 };
-          }
-        }
-        for (const k of Object.keys(this.last)) this.last[k] = this.last[k]! / 1024;
-        this.warnings.push('no command line: values look like bytes (free -b)');
+      // Without the command line the unit is unknown. free's default is KiB, but a total that makes
+      // no sense in KiB tells the unit: above 4 TiB it is bytes (-b); below 64 MiB of memory it is
+      // MiB (-m), below 256 KiB GiB (-g) — no machine that runs these tools is that small.
+      const kib = total === undefined ? undefined : total / 1024;
+      const guess = kib === undefined ? undefined
+        : kib > 4e9 ? { factor: 1 / 1024, flag: '-b', unit: 'bytes' }
+        : kib < 256 ? { factor: 1024 ** 2, flag: '-g', unit: 'GiB' }
+        : kib < 65536 ? { factor: 1024, flag: '-m', unit: 'MiB' }
+        : undefined;
+      if (guess) {
+        this.rescale(guess.factor);
+        this.warnings.push(`no command line: values look like ${guess.unit} (free ${guess.flag})`);
       } else if (total !== undefined) {
         this.guessed = true;
       }
