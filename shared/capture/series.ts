@@ -157,8 +157,9 @@ export class SeriesSet {
     this.budget = pointBudget(budget);
   }
 
-  get(name: string, column: string, unit: Unit, labels?: Labels): Series {
-    const key = labelKey(name, labels);
+  /** the series for name + labels (+ an extra key some parsers need), created on first use */
+  get(name: string, column: string, unit: Unit, labels?: Labels, extraKey = ''): Series {
+    const key = labelKey(name, labels) + (extraKey ? '\u0001' + extraKey : '');
     let s = this.byKey.get(key);
     if (!s) {
       s = { name, column, unit, values: [] };

@@ -4,7 +4,7 @@
  * that pads late series with NaN so series line up by sample index.
  */
 import type { FactValue, Labels, Series, SeriesStats, Unit } from '../../types';
-import { MAX_POINTS_PER_SERIES, foldStats, pointBudget, statsOf, thinHalf } from '../../series';
+import { MAX_POINTS_PER_SERIES, SeriesSet, foldStats, pointBudget, statsOf, thinHalf } from '../../series';
 import { promptCommand } from '../../text';
 
 // ---------------------------------------------------------------------------------------------
@@ -328,8 +328,9 @@ export function hasInterval(cmd: string | undefined): boolean | undefined {
  * Every series keeps at most `budget` points (MAX_POINTS_PER_SERIES): see ValueStore.
  */
 export class Collector {
-  readonly list: Series[] = [];
-  private readonly byKey = new Map<string, Series>();
+  /** lookup by name + labels; values go through the ValueStores, not the set's push */
+  private readonly set = new SeriesSet();
+  get list(): Series[] { return this.set.list; }
   private readonly stores = new Map<Series, ValueStore>();
   private readonly budget: number;
 
@@ -346,16 +347,7 @@ export class Collector {
   }
 
   get(name: string, column: string, unit: Unit, labels?: Labels, extraKey = ''): Series {
-    let key = name + '\u0001' + extraKey;
-    if (labels) for (const k of Object.keys(labels).sort()) key += '\u0000' + k + '=' + labels[k];
-    let s = this.byKey.get(key);
-    if (!s) {
-      s = { name, column, unit, values: [] };
-      if (labels && Object.keys(labels).length) s.labels = labels;
-      this.byKey.set(key, s);
-      this.list.push(s);
-    }
-    return s;
+    return this.set.get(name, column, unit, labels, extraKey);
   }
 
   /** push `v` as sample number `idx` (0-based) of `s` (pads with NaN when idx is ahead; idx < 0: append) */
