@@ -118,7 +118,8 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
       const result = await backend.call(name, args);
       send(res, 200, result === undefined ? {} : { result });
     } catch (e) {
-      const body = toErrorBody(e, log);
+      const body = toErrorBody(e);
+      if (body.code === 'internal') log(e);
       sendError(res, body.code, body.message);
     }
   }

@@ -11,7 +11,8 @@
  * Electron objects are passed in (structural types), so this module runs under vitest.
  */
 import type { ApiEvents, ApiMethodName } from '../../shared/api';
-import { API_EVENTS, API_METHODS, TunebookError, isApiMethod } from '../../shared/api';
+import { API_EVENTS, API_METHODS, isApiMethod } from '../../shared/api';
+import { toErrorBody } from '../services/backend';
 import type { IpcEnvelope } from './channels';
 import { METHOD_CHANNEL_PREFIX, eventChannel, methodChannel } from './channels';
 import { isAppUrl } from './security';
@@ -59,15 +60,7 @@ export function isTrustedSender(event: InvokeEventLike, getWebContents: GetAppWe
   return isAppUrl(frame.url);
 }
 
-/** Turns anything thrown by the back end into the wire form (ApiErrorBody['error']). */
-export function toErrorBody(err: unknown): { code: string; message: string } {
-  if (err instanceof TunebookError) return { code: err.code, message: err.message };
-  if (err instanceof Error && err.name === 'TunebookError' && typeof (err as { code?: unknown }).code === 'string') {
-    return { code: (err as Error & { code: string }).code, message: err.message };
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  return { code: 'internal', message: `Internal error: ${message}` };
-}
+export { toErrorBody };
 
 export interface HandleInvokeDeps {
   backend: BackendLike;

@@ -161,9 +161,15 @@ export class Backend {
   }
 }
 
-/** Turn anything thrown into the wire form; unexpected errors are logged, not leaked in detail. */
-export function toErrorBody(e: unknown, log: (e: unknown) => void = console.error): { code: string; message: string } {
+/**
+ * Turn anything thrown into the wire form (ApiErrorBody['error']). A TunebookError keeps its code
+ * (also one from another realm, recognised by name); anything else is an internal error, logged
+ * by the caller, whose message is passed on so a user can report it.
+ */
+export function toErrorBody(e: unknown): { code: string; message: string } {
   if (e instanceof TunebookError) return { code: e.code, message: e.message };
-  log(e);
-  return { code: 'internal', message: `internal error: ${e instanceof Error ? e.message : String(e)}` };
+  if (e instanceof Error && e.name === 'TunebookError' && typeof (e as { code?: unknown }).code === 'string') {
+    return { code: (e as Error & { code: string }).code, message: e.message };
+  }
+  return { code: 'internal', message: `Internal error: ${e instanceof Error ? e.message : String(e)}` };
 }
