@@ -34,20 +34,5 @@ export function contentType(file: string): string {
   return TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
 
-/**
- * The renderer's Content-Security-Policy, shared by the Electron protocol and browser mode:
- * only our own scripts, no inline script, no remote anything. plotly injects <style> elements,
- * hence 'unsafe-inline' for styles only.
- */
-export const RENDERER_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The renderer's Content-Security-Policy: the same one the Electron app sends. */
+export { CONTENT_SECURITY_POLICY as RENDERER_CSP } from '../services/csp';
