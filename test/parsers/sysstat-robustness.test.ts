@@ -48,7 +48,9 @@ describe('sysstat parsers never throw', () => {
         if (!f.endsWith('.txt') || f.endsWith('.cmd.txt')) continue;
         const c = parseText(readFileSync(path.join(FIX, id, f), 'utf8'));
         expect(c.kind, `${id}/${f}`).toBe(id);
-        if (!(id === 'pidstat' && f.startsWith('l-'))) expect(c.warnings, `${id}/${f}`).toEqual([]);
+        // a unit guessed for want of the command line is said in a warning (vmstat -S M)
+        const unexpected = c.warnings.filter((w) => !/no command line: memory columns look like MiB/.test(w));
+        if (!(id === 'pidstat' && f.startsWith('l-'))) expect(unexpected, `${id}/${f}`).toEqual([]);
       }
     }
   });

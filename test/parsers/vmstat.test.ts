@@ -86,6 +86,25 @@ describe('vmstat parser', () => {
     expect(series(parseText(withPrompt('vmstat -Sm 1 2', rd('Sm-1-2.txt'))), 'memory_free_bytes').values[0]).toBe(24418 * 1e6);
   });
 
+  it('without the command line, memory columns far too small for KiB are read as MiB (-S M), with a warning', () => {
+    const sm = parseText(rd('SM-1-3.txt'));
+    const withCmd = parseText(withPrompt('vmstat -S M 1 3', rd('SM-1-3.txt')));
+    expect(series(sm, 'memory_free_bytes').values).toEqual(series(withCmd, 'memory_free_bytes').values);
+    expect(sm.warnings).toEqual([expect.stringMatching(/memory columns look like MiB \(vmstat -S M\)/)]);
+    // a plain KiB capture is left alone
+    const kib = parseText(rd('SK-1-2.txt'));
+    expect(series(kib, 'memory_free_bytes').values[0]).toBe(23843768 * 1024);
+    expect(kib.warnings).toEqual([]);
+  });
+
+  it('only rates and CPU shares of the first report are since boot; memory and procs are snapshots', () => {
+    const c = parseText(withPrompt('vmstat 1 2', rd('Sk-1-2.txt')));
+    expect(series(c, 'memory_free_bytes').firstSampleSinceBoot).toBe(false);
+    expect(series(c, 'procs_running').firstSampleSinceBoot).toBe(false);
+    expect(series(c, 'context_switches_per_second').firstSampleSinceBoot).toBe(true);
+    expect(series(c, 'cpu_user_percent').firstSampleSinceBoot).toBe(true);
+  });
+
   it('-w with the procps 4 "gu" column and -t time stamps', () => {
     const c = parse('wt-1-3.txt');
     expect(c.warnings).toEqual([]);

@@ -50,6 +50,9 @@ const DISK_COLS: ColSpec[] = [
 ];
 const DISK_LABELS = ['total', 'merged', 'sectors', 'ms', 'total', 'merged', 'sectors', 'ms', 'cur', 'sec'];
 
+/** vmstat columns that are instantaneous values, never since-boot averages */
+const SNAPSHOT_SERIES = new Set(['procs_running', 'procs_blocked', 'swap_used_bytes', 'memory_free_bytes', 'buffer_bytes', 'cache_bytes', 'memory_inactive_bytes', 'memory_active_bytes']);
+
 const UNIT_MULT: Record<string, number> = { k: 1000, K: 1024, m: 1000 * 1000, M: 1024 * 1024 };
 
 function unitFromCommand(cmd: string | undefined): number {
@@ -69,6 +72,8 @@ class VmstatSink implements LineSink {
   private readonly layouts = new Map<string, Layout>();
   private sample = 0;
   private memMult = 1024;
+  /** the command line said which unit the memory columns are in */
+  private memUnitKnown = false;
   private active = false;
   private diskMode = false;
   private disks = new Map<string, { series: Series[]; last: number }>();
@@ -101,6 +106,7 @@ class VmstatSink implements LineSink {
       L.series = L.cols.map((c, i) => this.col.get(L.specs[i]!.name, c, L.specs[i]!.unit));
       L.arrs = L.series.map((sr) => this.col.store(sr));
     }
+    if (!this.memUnitKnown) this.guessMemUnit(L, vals, lineNo);
     const arrs = L.arrs, memCol = L.memCol, mem = this.memMult;
     const idx = this.sample++;
     if (arrs[0]!.len !== idx) this.pad(L, idx);
@@ -111,6 +117,20 @@ class VmstatSink implements LineSink {
     L.last = lineNo;
     this.anyData = true;
     return true;
+  }
+
+  /**
+   * Without the command line, vmstat's memory unit is unknown (KiB by default). On the first row:
+   * free + buff + cache under 64 MiB "in KiB" is no machine these tools run on, so it was -S M.
+   */
+  private guessMemUnit(L: Layout, vals: Float64Array, lineNo: number): void {
+    this.memUnitKnown = true;
+    let sum = 0, seen = 0;
+    L.cols.forEach((c, i) => { if (c === 'free' || c === 'buff' || c === 'cache') { sum += vals[i]!; seen++; } });
+    if (seen === 3 && sum > 0 && sum < 65536) {
+      this.memMult = 1024 * 1024;
+      this.out.warnings.push(`line ${lineNo}: no command line: memory columns look like MiB (vmstat -S M), not KiB`);
+    }
   }
 
   private pad(L: Layout, idx: number): void {
@@ -141,6 +161,7 @@ class VmstatSink implements LineSink {
       if (this.out.command === undefined) {
         this.out.command = cmd;
         this.memMult = unitFromCommand(cmd);
+        this.memUnitKnown = true;
         this.skipFirst = hasFlag(cmd, 'y', '--no-first');
       }
       return;
@@ -237,7 +258,9 @@ class VmstatSink implements LineSink {
 
     this.out.series = this.col.finish(false);
     // values[0] of the per-sample layout is the since-boot average unless -y; -d counters are totals
-    for (const s of this.out.series) s.firstSampleSinceBoot = !this.skipFirst && s.values.length > 0 && !s.name.endsWith('_total') && s.name !== 'io_in_progress';
+    // Only the rates and CPU shares of the first report are averages since boot; procs and memory
+    // columns (r b swpd free buff cache inact active) are the state at that moment, like every row.
+    for (const s of this.out.series) s.firstSampleSinceBoot = !this.skipFirst && s.values.length > 0 && !s.name.endsWith('_total') && s.name !== 'io_in_progress' && !SNAPSHOT_SERIES.has(s.name);
     this.out.metrics = this.metrics;
     if (!this.anyData && this.disks.size === 0 && this.partSample === 0 && this.metrics.length === 0 && this.out.warnings.length === 0) this.out.warnings.push('no vmstat samples found');
     return this.out;
