@@ -7,6 +7,7 @@ import { useAction } from '../../app/useAction';
 import { ByteSizeInput } from '../../components/ByteSizeInput/ByteSizeInput';
 import { describeError } from '../../api';
 import { parseNumber } from '../../lib/format';
+import { FillFromCaptures } from './FillFromCaptures';
 
 const EMPTY: HardwareProfileInput = {
   name: '', cpuModel: '', cores: null, threads: null, memoryBytes: null, disks: [],
@@ -90,6 +91,7 @@ export function ProfileForm({ profile }: { profile: HardwareProfile | null }) {
     <form className="panel form profile-form" aria-label={profile ? `Profile ${profile.name}` : 'New profile'} onSubmit={save}>
       <h2>{profile ? profile.name : 'New profile'}</h2>
       {profile && <p className="muted small">Used by {profile.usedBy} experiment{profile.usedBy === 1 ? '' : 's'}.</p>}
+      <FillFromCaptures value={v} onFill={set} />
       <div className="form-grid">
         <label className="field span-2"><span>Name</span><input required value={v.name} onChange={(e) => set({ name: e.target.value })} placeholder="ECS 4C8G CentOS 7.5" /></label>
         <label className="field span-2"><span>CPU model</span><input value={v.cpuModel} onChange={(e) => set({ cpuModel: e.target.value })} /></label>
