@@ -42,9 +42,9 @@ test('new profile filled from the seed captures plus lscpu and free, then saved'
   await expect(form.getByLabel('CPU model')).toHaveValue('AMD EPYC');
   await expect(form.getByLabel('Cores')).toHaveValue('2');
   await expect(form.getByLabel('Threads')).toHaveValue('2');
-  // free without its command line: KiB, 24684092 of them (the size input keeps the exact unit)
-  await expect(form.getByLabel('Memory', { exact: true })).toHaveValue('24684092');
-  await expect(form.getByLabel('Memory unit')).toHaveValue('KiB');
+  // free without its command line: 24684092 KiB, shown rounded as 23.54 GiB (the exact bytes are kept)
+  await expect(form.getByLabel('Memory', { exact: true })).toHaveValue('23.54');
+  await expect(form.getByLabel('Memory unit')).toHaveValue('GiB');
   await expect(form.getByLabel('Disk 1 name')).toHaveValue('vda');
   // 53687091200 bytes: fdisk's "53.7 GB", which the size input shows as exactly 50 GiB
   await expect(form.getByLabel('Disk 1 size', { exact: true })).toHaveValue('50');

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { BYTE_UNITS, parseNumber, pickByteUnit, unitFactor } from '../../lib/format';
+import { BYTE_UNITS, parseNumber, sizeForInput, unitFactor } from '../../lib/format';
 import type { ByteUnit } from '../../lib/format';
 
 /**
@@ -13,17 +13,20 @@ export function ByteSizeInput({ label, value, onChange, defaultUnit = 'GB' }: {
   defaultUnit?: ByteUnit;
 }) {
   const id = useId();
-  const [unit, setUnit] = useState<ByteUnit>(value ? pickByteUnit(value) : defaultUnit);
-  const [text, setText] = useState(value === null ? '' : String(value / unitFactor(unit)));
+  const initial = value ? sizeForInput(value) : null;
+  const [unit, setUnit] = useState<ByteUnit>(initial?.unit ?? defaultUnit);
+  const [text, setText] = useState(initial?.text ?? '');
+  // the text may be rounded (23.54 GiB): until the user types, the exact bytes stand
 
   // Follow outside changes (another profile selected) without fighting the user's typing.
   useEffect(() => {
     const typed = parseNumber(text);
     const typedBytes = typed === null ? null : Math.round(typed * unitFactor(unit));
     if (typedBytes === value) return;
-    const u = value ? pickByteUnit(value) : unit;
-    setUnit(u);
-    setText(value === null ? '' : String(+(value / unitFactor(u)).toPrecision(12)));
+    if (value === null) { setText(''); return; }
+    const shown = sizeForInput(value);
+    setUnit(shown.unit);
+    setText(shown.text);
   }, [value]);
 
   const emit = (t: string, u: ByteUnit) => {
