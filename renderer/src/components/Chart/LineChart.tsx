@@ -39,6 +39,15 @@ function cssVar(name: string, fallback: string): string {
   return v || fallback;
 }
 
+/**
+ * plotly reads a subset of HTML in text (<a href>, <b>, <br>, <span style>) in tick labels, point
+ * text, annotations and titles. Experiment titles and requirement labels are user text: escape
+ * them so they show as typed and never become markup.
+ */
+export function plotlyText(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 export function LineChart({ series, goals = [], yTitle, ariaLabel }: {
   series: ChartSeries[];
   goals?: GoalLine[];
@@ -62,8 +71,8 @@ export function LineChart({ series, goals = [], yTitle, ariaLabel }: {
         const accent = cssVar('--accent', '#2563eb');
         const goalColor = cssVar('--good', '#15803d');
         const data: Data[] = series.map((s, i) => ({
-          type: 'scatter', mode: 'text+lines+markers', name: s.name, x: s.x, y: s.y,
-          text: s.text, textposition: 'top center', textfont: { color: fg, size: 11 },
+          type: 'scatter', mode: 'text+lines+markers', name: plotlyText(s.name), x: s.x.map(plotlyText), y: s.y,
+          text: s.text?.map(plotlyText), textposition: 'top center', textfont: { color: fg, size: 11 },
           line: { color: i === 0 ? accent : undefined, width: 2 }, marker: { size: 7 }, connectgaps: true, cliponaxis: false,
           hovertemplate: '%{x}: %{y}<extra></extra>',
         }));
@@ -76,11 +85,11 @@ export function LineChart({ series, goals = [], yTitle, ariaLabel }: {
           paper_bgcolor: 'rgba(0,0,0,0)', plot_bgcolor: 'rgba(0,0,0,0)',
           font: { family: cssVar('--sans', 'system-ui, sans-serif'), size: 12, color: fg },
           xaxis: { type: 'category', gridcolor: grid, automargin: true, tickfont: { color: muted } },
-          yaxis: { title: { text: yTitle }, gridcolor: grid, zerolinecolor: grid, rangemode: 'tozero', automargin: true },
+          yaxis: { title: { text: plotlyText(yTitle) }, gridcolor: grid, zerolinecolor: grid, rangemode: 'tozero', automargin: true },
           showlegend: false,
           shapes,
           annotations: goals.map((g) => ({
-            xref: 'paper', x: 0, xanchor: 'left', y: g.value, yanchor: 'bottom', text: g.label,
+            xref: 'paper', x: 0, xanchor: 'left', y: g.value, yanchor: 'bottom', text: plotlyText(g.label),
             showarrow: false, font: { color: goalColor, size: 11 },
           })),
         };
