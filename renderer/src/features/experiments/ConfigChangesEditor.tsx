@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import type { ConfigChange, ConfigChangeInput } from '../../../../shared/model';
 import { useAction } from '../../app/useAction';
+import { SnapshotDiff } from './SnapshotDiff';
 
 const EMPTY: ConfigChangeInput = { scope: '', key: '', before: '', after: '', why: '' };
 
@@ -53,6 +54,7 @@ export function ConfigChangesEditor({ experimentId, changes }: { experimentId: n
         submitLabel="Add change"
         onSubmit={async (input) => { await run((api) => api.addConfigChange(experimentId, input)); }}
       />
+      <SnapshotDiff experimentId={experimentId} />
     </section>
   );
 }
