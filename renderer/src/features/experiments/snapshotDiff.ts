@@ -7,9 +7,11 @@
 import type { CaptureJson } from '../../../../shared/capture/json';
 import { diffSettings } from '../../../../shared/capture/parsers/settings/diff';
 import type { SettingChange } from '../../../../shared/capture/parsers/settings/diff';
-import type { CaptureEntry } from '../captures/parseCaptures';
 
 export type SideName = 'Before' | 'After';
+
+/** What the Captures view's parseFiles/parsePasted give for a file or a paste (a CaptureEntry fits). */
+export interface SnapshotEntry { name: string; capture?: CaptureJson; error?: string }
 
 export type SnapshotDiff =
   | { ok: true; scope: string; kind: string; changes: SettingChange[]; beforeName: string; afterName: string }
@@ -20,10 +22,10 @@ type Picked = { ok: true; capture: CaptureJson; name: string } | { ok: false; er
 const settingCount = (c: CaptureJson): number => Object.keys(c.settings).length;
 
 /** The one settings capture of a side, or why there is none. */
-export function pickSnapshot(side: SideName, entries: readonly CaptureEntry[]): Picked {
+export function pickSnapshot(side: SideName, entries: readonly SnapshotEntry[]): Picked {
   const label = `The ${side.toLowerCase()} snapshot`;
   const failed = entries.filter((e) => e.error !== undefined);
-  const parsed = entries.filter((e): e is CaptureEntry & { capture: CaptureJson } => e.capture !== undefined);
+  const parsed = entries.filter((e): e is SnapshotEntry & { capture: CaptureJson } => e.capture !== undefined);
   if (!parsed.length) {
     if (failed.length) return { ok: false, error: `${label} could not be read: ${failed.map((e) => `${e.name}: ${e.error}`).join('; ')}` };
     return { ok: false, error: `${label} is empty: choose, drop or paste it first.` };
@@ -45,10 +47,12 @@ export function pickSnapshot(side: SideName, entries: readonly CaptureEntry[]): 
 
 /** The scope the changes are recorded under: the tool, or the file name for a config file (as `tunebook diff`). */
 export function snapshotScope(c: CaptureJson, name: string): string {
-  return c.kind === 'ini' ? c.file || name || 'config file' : c.kind;
+  if (c.kind !== 'ini') return c.kind;
+  // a file chosen inside a dropped folder may come with its folder: the scope is the file's name
+  return (c.file || name).split(/[\\/]/).pop() || 'config file';
 }
 
-export function compareSnapshots(before: readonly CaptureEntry[], after: readonly CaptureEntry[]): SnapshotDiff {
+export function compareSnapshots(before: readonly SnapshotEntry[], after: readonly SnapshotEntry[]): SnapshotDiff {
   const b = pickSnapshot('Before', before);
   if (!b.ok) return b;
   const a = pickSnapshot('After', after);
