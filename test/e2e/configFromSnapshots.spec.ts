@@ -100,6 +100,18 @@ test('case study B step 4: four sysctl changes from two pasted snapshots', async
   }
   await expect(changeRow(detail, 'net.ipv4.tcp_tw_recycle').getByRole('cell').nth(4)).toHaveText('recycle TIME_WAIT sockets (NAT-unsafe; removed in Linux 4.12)');
   await expect(changeRow(detail, 'net.ipv4.tcp_tw_reuse').getByRole('cell').nth(4)).toHaveText('ab -c 1000 ran out of local ports: sockets stuck in TIME_WAIT');
+
+  // the same snapshots again: the changes are already recorded, so none is selected
+  await detail.getByRole('button', { name: 'From two snapshots…' }).click();
+  await side(panel, 'Before').getByLabel('…or paste the before snapshot').fill(SYSCTL_BEFORE);
+  await side(panel, 'After').getByLabel('…or paste the after snapshot').fill(SYSCTL_AFTER);
+  await panel.getByRole('button', { name: 'Compare snapshots' }).click();
+  await expect(rows).toHaveCount(4);
+  await expect(rows.filter({ hasText: 'already recorded' })).toHaveCount(4);
+  await expect(panel.getByRole('checkbox', { name: 'Include net.ipv4.tcp_tw_reuse' })).not.toBeChecked();
+  await expect(panel.getByRole('button', { name: 'Add 0 changes' })).toBeDisabled();
+  await panel.getByRole('button', { name: 'Close' }).click();
+  await expect(stored).toHaveCount(4);
 });
 
 test('case study A change 1: opcache settings from two php.ini files; unchecked rows are not added', async ({ page }) => {

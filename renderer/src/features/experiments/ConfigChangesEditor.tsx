@@ -54,7 +54,7 @@ export function ConfigChangesEditor({ experimentId, changes }: { experimentId: n
         submitLabel="Add change"
         onSubmit={async (input) => { await run((api) => api.addConfigChange(experimentId, input)); }}
       />
-      <SnapshotDiff experimentId={experimentId} />
+      <SnapshotDiff experimentId={experimentId} existing={changes} />
     </section>
   );
 }

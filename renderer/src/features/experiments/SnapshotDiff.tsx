@@ -8,6 +8,8 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import type { DragEvent, KeyboardEvent } from 'react';
+import type { ConfigChange } from '../../../../shared/model';
+import type { SettingChange } from '../../../../shared/capture/parsers/settings/diff';
 import { describeError } from '../../api';
 import { useApp } from '../../app/AppContext';
 import { MAX_TEXT_BYTES, droppedFiles, parseFiles, parsePasted } from '../captures/parseCaptures';
@@ -46,7 +48,7 @@ function fileSummary(entries: readonly CaptureEntry[]): { text: string; bad: boo
   };
 }
 
-export function SnapshotDiff({ experimentId }: { experimentId: number }) {
+export function SnapshotDiff({ experimentId, existing = [] }: { experimentId: number; existing?: readonly ConfigChange[] }) {
   const { api, invalidate } = useApp();
   const [open, setOpen] = useState(false);
   const [before, setBefore] = useState<SideState>(EMPTY_SIDE);
@@ -80,12 +82,17 @@ export function SnapshotDiff({ experimentId }: { experimentId: number }) {
 
   const clearResult = () => { setResult(null); setAddError(null); };
 
+  /** The experiment already records this change (e.g. the snapshots were added once before). */
+  const recorded = (c: SettingChange, inScope: string): boolean =>
+    existing.some((e) => e.scope === inScope && e.key === c.key && e.before === (c.before ?? '') && e.after === (c.after ?? ''));
+
   const show = (r: DiffResult) => {
     setResult(r);
     setAddError(null);
     if (r.ok) {
       setScope(r.scope);
-      setRows(Object.fromEntries(r.changes.map((c) => [c.key, { checked: true, why: '' }])));
+      // every difference is selected, except those this experiment already records
+      setRows(Object.fromEntries(r.changes.map((c) => [c.key, { checked: !recorded(c, r.scope), why: '' }])));
     }
   };
 
@@ -258,7 +265,10 @@ export function SnapshotDiff({ experimentId }: { experimentId: number }) {
                           <td className="snapdiff-check">
                             <input type="checkbox" aria-label={`Include ${c.key}`} checked={row.checked} onChange={(e) => setRow(c.key, { checked: e.target.checked })} />
                           </td>
-                          <td className="mono snapdiff-key">{c.key}</td>
+                          <td className="mono snapdiff-key">
+                            {c.key}
+                            {recorded(c, scope.trim() || result.scope) && <span className="snapdiff-recorded">already recorded</span>}
+                          </td>
                           <td className="mono snapdiff-value">{c.before ?? <span className="snapdiff-unset">(unset)</span>}</td>
                           <td className="snapdiff-arrow" aria-hidden="true">→</td>
                           <td className="mono snapdiff-value">{c.after ?? <span className="snapdiff-unset">(unset)</span>}</td>
