@@ -4,14 +4,15 @@
  * settings, findings, warnings. Nothing is stored yet (attaching captures to experiments comes later).
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import type { DragEvent, FormEvent, KeyboardEvent } from 'react';
+import type { FormEvent, KeyboardEvent } from 'react';
 import { useApp } from '../../app/AppContext';
 import { useQuery } from '../../app/useQuery';
 import { CaptureCard } from './CaptureCard';
 import { plural } from './formatCapture';
-import { MAX_TEXT_BYTES, droppedFiles, parseFiles, parsePasted } from './parseCaptures';
+import { MAX_TEXT_BYTES, parseFiles, parsePasted } from './parseCaptures';
 import type { CaptureEntry, ParseProgress } from './parseCaptures';
 import './captures.css';
+import { useFileDrop } from '../../hooks/useFileDrop';
 
 interface Job { id: number; label: string; progress: ParseProgress | null }
 
@@ -20,9 +21,6 @@ let pasteCount = 0;
 /** Results survive a visit to another view (for the life of the window; nothing is stored). */
 let keptEntries: CaptureEntry[] = [];
 
-function hasFiles(e: DragEvent): boolean {
-  return Array.from(e.dataTransfer.types).includes('Files');
-}
 
 export function CapturesView() {
   const { api } = useApp();
@@ -33,8 +31,6 @@ export function CapturesView() {
   const mounted = useRef(true);
   useEffect(() => { mounted.current = true; return () => { mounted.current = false; }; }, []);
   const [jobs, setJobs] = useState<Job[]>([]);
-  const [dragging, setDragging] = useState(false);
-  const dragDepth = useRef(0);
   const fileInput = useRef<HTMLInputElement>(null);
   const [pasteName, setPasteName] = useState('');
   const [pasteText, setPasteText] = useState('');
@@ -71,29 +67,7 @@ export function CapturesView() {
   };
 
   // Drops anywhere on the view are taken (so a near miss never makes the window open the file).
-  const onDragEnter = (e: DragEvent<HTMLDivElement>) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    dragDepth.current++;
-    setDragging(true);
-  };
-  const onDragOver = (e: DragEvent<HTMLDivElement>) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = 'copy';
-  };
-  const onDragLeave = (e: DragEvent<HTMLDivElement>) => {
-    if (!hasFiles(e)) return;
-    dragDepth.current = Math.max(0, dragDepth.current - 1);
-    if (dragDepth.current === 0) setDragging(false);
-  };
-  const onDrop = (e: DragEvent<HTMLDivElement>) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    dragDepth.current = 0;
-    setDragging(false);
-    void droppedFiles(e.dataTransfer).then(parseFileList);
-  };
+  const { dragging, handlers: dropHandlers } = useFileDrop(parseFileList);
 
   const submitPaste = async (e?: FormEvent) => {
     e?.preventDefault();
@@ -108,7 +82,7 @@ export function CapturesView() {
   const kindList = kinds.data ?? [];
 
   return (
-    <div className="view captures-view" onDragEnter={onDragEnter} onDragOver={onDragOver} onDragLeave={onDragLeave} onDrop={onDrop}>
+    <div className="view captures-view" {...dropHandlers}>
       <header className="title-row">
         <h1>Captures</h1>
         <span className="muted small">See what Tunebook reads from tool output. Nothing is stored yet.</span>

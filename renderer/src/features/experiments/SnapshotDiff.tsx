@@ -7,16 +7,17 @@
  * as text.
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import type { DragEvent, KeyboardEvent } from 'react';
+import type { KeyboardEvent } from 'react';
 import type { ConfigChange } from '../../../../shared/model';
 import type { SettingChange } from '../../../../shared/capture/parsers/settings/diff';
 import { describeError } from '../../api';
 import { useApp } from '../../app/AppContext';
-import { MAX_TEXT_BYTES, droppedFiles, parseFiles, parsePasted } from '../captures/parseCaptures';
+import { MAX_TEXT_BYTES, parseFiles, parsePasted } from '../captures/parseCaptures';
 import type { CaptureEntry } from '../captures/parseCaptures';
 import { compareSnapshots } from './snapshotDiff';
 import type { SideName, SnapshotDiff as DiffResult } from './snapshotDiff';
 import './snapshotDiff.css';
+import { useFileDrop } from '../../hooks/useFileDrop';
 
 interface SideState {
   /** a chosen or dropped file, already parsed; when set, the pasted text is not used */
@@ -29,9 +30,6 @@ interface RowState { checked: boolean; why: string }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-function hasFiles(e: DragEvent): boolean {
-  return Array.from(e.dataTransfer.types).includes('Files');
-}
 
 /** What a chosen file was read as, in a few words. */
 function fileSummary(entries: readonly CaptureEntry[]): { text: string; bad: boolean } {
@@ -310,8 +308,6 @@ function SnapshotSide({ side, state, busy, onText, onFiles, onRemoveFile }: {
   onRemoveFile: () => void;
 }) {
   const lower = side.toLowerCase();
-  const [dragging, setDragging] = useState(false);
-  const dragDepth = useRef(0);
   const fileInput = useRef<HTMLInputElement>(null);
   const headingId = useId();
   const pasteId = useId();
@@ -321,26 +317,12 @@ function SnapshotSide({ side, state, busy, onText, onFiles, onRemoveFile }: {
   const onZoneKey = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); openChooser(); }
   };
-  const onDragEnter = (e: DragEvent<HTMLElement>) => { if (!hasFiles(e)) return; e.preventDefault(); dragDepth.current++; setDragging(true); };
-  const onDragOver = (e: DragEvent<HTMLElement>) => { if (!hasFiles(e)) return; e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; };
-  const onDragLeave = (e: DragEvent<HTMLElement>) => {
-    if (!hasFiles(e)) return;
-    dragDepth.current = Math.max(0, dragDepth.current - 1);
-    if (dragDepth.current === 0) setDragging(false);
-  };
-  const onDrop = (e: DragEvent<HTMLElement>) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    e.stopPropagation();
-    dragDepth.current = 0;
-    setDragging(false);
-    void droppedFiles(e.dataTransfer).then(onFiles);
-  };
+  const { dragging, handlers: dropHandlers } = useFileDrop(onFiles, { stopPropagation: true });
   const summary = state.file ? fileSummary(state.file.entries) : null;
 
   return (
     <section className={`snapdiff-side ${dragging ? 'dragging' : ''}`} aria-labelledby={headingId}
-      onDragEnter={onDragEnter} onDragOver={onDragOver} onDragLeave={onDragLeave} onDrop={onDrop}>
+      {...dropHandlers}>
       <h4 id={headingId}>{side}</h4>
       {/* outside the drop zone: a click on it must not bubble into the zone's own click */}
       <input ref={fileInput} type="file" hidden aria-label={`${side} snapshot file`}

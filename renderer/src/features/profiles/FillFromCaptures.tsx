@@ -11,15 +11,16 @@
  * brought, so what the user typed in between is not undone.
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import type { DragEvent, KeyboardEvent } from 'react';
+import type { KeyboardEvent } from 'react';
 import type { CaptureJson } from '../../../../shared/capture/json';
 import type { HardwareProfileInput } from '../../../../shared/model';
 import { applyProfilePatch, captureLabel, profileFromCaptures } from '../../../../shared/profileFromCaptures';
 import type { ProfileFromCaptures } from '../../../../shared/profileFromCaptures';
 import { useApp } from '../../app/AppContext';
-import { MAX_TEXT_BYTES, droppedFiles, parseFiles, parsePasted } from '../captures/parseCaptures';
+import { MAX_TEXT_BYTES, parseFiles, parsePasted } from '../captures/parseCaptures';
 import type { CaptureEntry } from '../captures/parseCaptures';
 import './fillFromCaptures.css';
+import { useFileDrop } from '../../hooks/useFileDrop';
 
 let pasteCount = 0;
 
@@ -89,9 +90,6 @@ function patchFrom(r: ProfileFromCaptures, batch: ReadonlySet<string>): Partial<
   return out;
 }
 
-function hasFiles(e: DragEvent): boolean {
-  return Array.from(e.dataTransfer.types).includes('Files');
-}
 
 export function FillFromCaptures({ value, onFill }: { value: HardwareProfileInput; onFill: (next: HardwareProfileInput) => void }) {
   const { api } = useApp();
@@ -102,8 +100,6 @@ export function FillFromCaptures({ value, onFill }: { value: HardwareProfileInpu
   const [result, setResult] = useState<ProfileFromCaptures | null>(null);
   const [pasteText, setPasteText] = useState('');
   const [pasteError, setPasteError] = useState<string | null>(null);
-  const [dragging, setDragging] = useState(false);
-  const dragDepth = useRef(0);
   const fileInput = useRef<HTMLInputElement>(null);
   const latest = useRef({ value, captures, onFill });
   latest.current = { value, captures, onFill };
@@ -155,20 +151,7 @@ export function FillFromCaptures({ value, onFill }: { value: HardwareProfileInpu
   const onZoneKey = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); openChooser(); }
   };
-  const onDragEnter = (e: DragEvent<HTMLElement>) => { if (!hasFiles(e)) return; e.preventDefault(); dragDepth.current++; setDragging(true); };
-  const onDragOver = (e: DragEvent<HTMLElement>) => { if (!hasFiles(e)) return; e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; };
-  const onDragLeave = (e: DragEvent<HTMLElement>) => {
-    if (!hasFiles(e)) return;
-    dragDepth.current = Math.max(0, dragDepth.current - 1);
-    if (dragDepth.current === 0) setDragging(false);
-  };
-  const onDrop = (e: DragEvent<HTMLElement>) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    dragDepth.current = 0;
-    setDragging(false);
-    void droppedFiles(e.dataTransfer).then(readFiles);
-  };
+  const { dragging, handlers: dropHandlers } = useFileDrop(readFiles);
 
   const rows = result ? filledRows(result) : [];
 
@@ -181,7 +164,7 @@ export function FillFromCaptures({ value, onFill }: { value: HardwareProfileInpu
         {!open && result && <span className="muted small">{rows.length} field{rows.length === 1 ? '' : 's'} filled from captures — not saved yet.</span>}
       </div>
       {open && (
-        <section id={regionId} className="fill-captures-panel" aria-label="Fill from captures" onDragEnter={onDragEnter} onDragOver={onDragOver} onDragLeave={onDragLeave} onDrop={onDrop}>
+        <section id={regionId} className="fill-captures-panel" aria-label="Fill from captures" {...dropHandlers}>
           <div className="fill-captures-intake">
             <div
               role="button"
