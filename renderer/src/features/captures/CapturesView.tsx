@@ -4,7 +4,7 @@
  * settings, findings, warnings. Nothing is stored yet (attaching captures to experiments comes later).
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import type { FormEvent, KeyboardEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useApp } from '../../app/AppContext';
 import { useQuery } from '../../app/useQuery';
 import { CaptureCard } from './CaptureCard';
@@ -13,6 +13,7 @@ import { MAX_TEXT_BYTES, parseFiles, parsePasted } from './parseCaptures';
 import type { CaptureEntry, ParseProgress } from './parseCaptures';
 import './captures.css';
 import { useFileDrop } from '../../hooks/useFileDrop';
+import { DropZone } from '../../components/DropZone/DropZone';
 
 interface Job { id: number; label: string; progress: ParseProgress | null }
 
@@ -62,9 +63,6 @@ export function CapturesView() {
 
   const openChooser = () => fileInput.current?.click();
 
-  const onZoneKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); openChooser(); }
-  };
 
   // Drops anywhere on the view are taken (so a near miss never makes the window open the file).
   const { dragging, handlers: dropHandlers } = useFileDrop(parseFileList);
@@ -90,21 +88,15 @@ export function CapturesView() {
 
       <section className="panel capture-intake" aria-label="Add captures">
         <div className="intake-files">
-          <div
-            role="button"
-            tabIndex={0}
+          <DropZone
             className={`drop-zone ${dragging ? 'dragging' : ''}`}
-            aria-label="Drop capture files here, or press Enter to choose files"
-            aria-describedby={hintId}
-            onClick={openChooser}
-            onKeyDown={onZoneKey}
-          >
-            <span className="drop-title">{dragging ? 'Release to parse' : 'Drop capture files here'}</span>
-            <span id={hintId} className="muted small">
-              Several at once, or a folder — ab, wrk, fio, iostat, vmstat, top, strace, perf, sysctl, ss, lscpu…
-              Press Enter to choose files.
-            </span>
-          </div>
+            titleClassName="drop-title"
+            label="Drop capture files here, or press Enter to choose files"
+            title={dragging ? 'Release to parse' : 'Drop capture files here'}
+            hint="Several at once, or a folder — ab, wrk, fio, iostat, vmstat, top, strace, perf, sysctl, ss, lscpu… Press Enter to choose files."
+            hintId={hintId}
+            onChoose={openChooser}
+          />
           <div className="intake-controls">
             <button type="button" className="btn" onClick={openChooser}>Choose files…</button>
             <input

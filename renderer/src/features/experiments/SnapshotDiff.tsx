@@ -7,7 +7,6 @@
  * as text.
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import type { KeyboardEvent } from 'react';
 import type { ConfigChange } from '../../../../shared/model';
 import type { SettingChange } from '../../../../shared/capture/parsers/settings/diff';
 import { describeError } from '../../api';
@@ -18,6 +17,7 @@ import { compareSnapshots } from './snapshotDiff';
 import type { SideName, SnapshotDiff as DiffResult } from './snapshotDiff';
 import './snapshotDiff.css';
 import { useFileDrop } from '../../hooks/useFileDrop';
+import { DropZone } from '../../components/DropZone/DropZone';
 
 interface SideState {
   /** a chosen or dropped file, already parsed; when set, the pasted text is not used */
@@ -314,9 +314,6 @@ function SnapshotSide({ side, state, busy, onText, onFiles, onRemoveFile }: {
   const hintId = useId();
 
   const openChooser = () => { if (!busy) fileInput.current?.click(); };
-  const onZoneKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); openChooser(); }
-  };
   const { dragging, handlers: dropHandlers } = useFileDrop(onFiles, { stopPropagation: true });
   const summary = state.file ? fileSummary(state.file.entries) : null;
 
@@ -338,12 +335,16 @@ function SnapshotSide({ side, state, busy, onText, onFiles, onRemoveFile }: {
         </div>
       ) : (
         <>
-          <div role="button" tabIndex={0} className="snapdiff-drop" aria-disabled={busy || undefined}
-            aria-label={`Drop the ${lower} snapshot here, or press Enter to choose a file`} aria-describedby={hintId}
-            onClick={openChooser} onKeyDown={onZoneKey}>
-            <span className="snapdiff-drop-title">{dragging ? 'Release to read' : 'Drop a file here, or choose one'}</span>
-            <span id={hintId} className="muted small">sysctl -a, ulimit -a, php.ini, my.cnf …</span>
-          </div>
+          <DropZone
+            className="snapdiff-drop"
+            titleClassName="snapdiff-drop-title"
+            label={`Drop the ${lower} snapshot here, or press Enter to choose a file`}
+            title={dragging ? 'Release to read' : 'Drop a file here, or choose one'}
+            hint="sysctl -a, ulimit -a, php.ini, my.cnf …"
+            hintId={hintId}
+            onChoose={openChooser}
+            disabled={busy}
+          />
           <label htmlFor={pasteId} className="small muted">…or paste the {lower} snapshot</label>
           <textarea id={pasteId} rows={6} spellCheck={false} readOnly={busy} value={state.text} onChange={(e) => onText(e.target.value)}
             placeholder={side === 'Before' ? 'vm.swappiness = 60\nnet.core.somaxconn = 128' : 'vm.swappiness = 10\nnet.core.somaxconn = 4096'} />

@@ -11,7 +11,6 @@
  * brought, so what the user typed in between is not undone.
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import type { KeyboardEvent } from 'react';
 import type { CaptureJson } from '../../../../shared/capture/json';
 import type { HardwareProfileInput } from '../../../../shared/model';
 import { applyProfilePatch, captureLabel, profileFromCaptures } from '../../../../shared/profileFromCaptures';
@@ -21,6 +20,7 @@ import { MAX_TEXT_BYTES, parseFiles, parsePasted } from '../captures/parseCaptur
 import type { CaptureEntry } from '../captures/parseCaptures';
 import './fillFromCaptures.css';
 import { useFileDrop } from '../../hooks/useFileDrop';
+import { DropZone } from '../../components/DropZone/DropZone';
 
 let pasteCount = 0;
 
@@ -148,9 +148,6 @@ export function FillFromCaptures({ value, onFill }: { value: HardwareProfileInpu
   const forget = () => { setCaptures([]); setResult(null); setFailed([]); };
 
   const openChooser = () => fileInput.current?.click();
-  const onZoneKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); openChooser(); }
-  };
   const { dragging, handlers: dropHandlers } = useFileDrop(readFiles);
 
   const rows = result ? filledRows(result) : [];
@@ -166,18 +163,15 @@ export function FillFromCaptures({ value, onFill }: { value: HardwareProfileInpu
       {open && (
         <section id={regionId} className="fill-captures-panel" aria-label="Fill from captures" {...dropHandlers}>
           <div className="fill-captures-intake">
-            <div
-              role="button"
-              tabIndex={0}
+            <DropZone
               className={`fill-drop ${dragging ? 'dragging' : ''}`}
-              aria-label="Drop the machine's captures here, or press Enter to choose files"
-              aria-describedby={hintId}
-              onClick={openChooser}
-              onKeyDown={onZoneKey}
-            >
-              <span className="fill-drop-title">{dragging ? 'Release to read' : 'Drop captures here, or choose files'}</span>
-              <span id={hintId} className="muted small">Output of lscpu, /proc/cpuinfo, free, /proc/meminfo, fdisk -l, tune2fs -l, uname -a, /etc/os-release — several at once.</span>
-            </div>
+              titleClassName="fill-drop-title"
+              label="Drop the machine's captures here, or press Enter to choose files"
+              title={dragging ? 'Release to read' : 'Drop captures here, or choose files'}
+              hint="Output of lscpu, /proc/cpuinfo, free, /proc/meminfo, fdisk -l, tune2fs -l, uname -a, /etc/os-release — several at once."
+              hintId={hintId}
+              onChoose={openChooser}
+            />
             {/* outside the drop zone: a click on it must not bubble into the zone's own click */}
             <input
               ref={fileInput}
