@@ -134,6 +134,27 @@ export function pushPoint(s: Series, value: number, time?: number | null, budget
   }
 }
 
+/** How many samples a series has had pushed (points kept × stride, or exactly, once thinned). */
+export function sampleCount(s: Series): number {
+  return s.stats ? s.stats.count : s.values.length;
+}
+
+/** Pad with missing (NaN) samples up to `n`, so series that start late line up by sample index. */
+export function padTo(s: Series, n: number, budget: number = MAX_POINTS_PER_SERIES): void {
+  while (sampleCount(s) < n) pushPoint(s, NaN, undefined, budget);
+}
+
+/**
+ * Set sample `index` of a series: pads up to it, appends it, or — when the same sample comes twice
+ * (a line repeated within one frame) — replaces it while it is still held as a point.
+ */
+export function setSample(s: Series, index: number, value: number, budget: number = MAX_POINTS_PER_SERIES): void {
+  padTo(s, index, budget);
+  const n = sampleCount(s);
+  if (n === index) { pushPoint(s, value, undefined, budget); return; }
+  if (n === index + 1 && !s.stats && s.values.length === n) s.values[index] = value;
+}
+
 function labelKey(name: string, labels: Labels | undefined): string {
   if (!labels) return name;
   let k = name;

@@ -332,3 +332,22 @@ describe('end to end: iostat logs longer than the budget', () => {
     expect([w.count, w.min, w.max, w.last]).toEqual([21, 779, 2270, 779]);
   });
 });
+
+describe('top: a day of frames stays under the point budget', () => {
+  it('60,001 frames of top -b: series thinned, summaries exact, per-process series too', () => {
+    const frame = readFileSync(path.join(__dirname, '..', 'fixtures', 'captures', 'top', 'top-b-H-n2.txt'), 'utf8')
+      .split('\n').slice(0, 10).join('\n') + '\n\n';
+    const frames = 60_001;
+    const s = new CaptureStream({ kind: 'top' });
+    for (let i = 0; i < frames; i += 1000) s.write(frame.repeat(Math.min(1000, frames - i)));
+    const c = s.end();
+    const load = c.series.find((x) => x.name === 'load_1m')!;
+    expect(load.values.length).toBeLessThanOrEqual(MAX_POINTS_PER_SERIES);
+    expect(load.stride).toBe(2);
+    expect(summarizeSeries(load)).toMatchObject({ count: frames, min: 0.4, max: 0.4, mean: 0.4, last: 0.4 });
+    const proc = c.series.find((x) => x.name === 'cpu_percent' && x.labels?.pid === '8401')!;
+    expect(proc.values.length).toBeLessThanOrEqual(MAX_POINTS_PER_SERIES);
+    // the first frame of top -b is not an interval: left out of the summary
+    expect(summarizeSeries(proc)).toMatchObject({ count: frames, min: 93.8, max: 93.8, last: 93.8, firstSampleSinceBoot: true });
+  });
+});

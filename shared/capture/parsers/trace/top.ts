@@ -5,6 +5,7 @@
 import type { CaptureParser, LineSink, Series, Unit } from '../../types';
 import { fields, num, promptCommand } from '../../text';
 import { emptyOutput, snippet, table, Warnings } from './helpers';
+import { padTo, setSample } from '../../series';
 
 const TOP_LINE = /^\s*top - (\d{1,2}:\d{2}:\d{2})\s+(.*)$/;
 const LOAD = /load averages?:\s*([\d.,]+)[,\s]\s*([\d.,]+)[,\s]\s*([\d.,]+)/;
@@ -66,7 +67,7 @@ class TopSink implements LineSink {
   private cmdCol = -1;
   private rows: (string | number | null)[][] = [];
   private tableCols: string[] | null = null;
-  private procCpu = new Map<string, { pid: string; command: string; values: number[]; busy: boolean; first: number; last: number }>();
+  private procCpu = new Map<string, { series: Series; busy: boolean; first: number; last: number }>();
   private cpuIds = new Set<string>();
   private sawHeaderLine = false;
   /** true from a frame's start until its process table header */
@@ -102,9 +103,7 @@ class TopSink implements LineSink {
       if (labels) s.labels = labels;
       this.seriesMap.set(key, s);
     }
-    while (s.values.length < this.frame) s.values.push(NaN);
-    if (s.values.length === this.frame + 1) s.values[this.frame] = value; // repeated line in one frame: keep last
-    else s.values.push(value);
+    setSample(s, this.frame, value); // under the point budget; a repeated line in one frame replaces the value
     s.lines = s.lines ? [s.lines[0], lineNo] : [lineNo, lineNo];
   }
 
@@ -275,9 +274,12 @@ class TopSink implements LineSink {
     if (pid && Number.isFinite(cpu)) {
       const key = pid + '\u0000' + command;
       let p = this.procCpu.get(key);
-      if (!p) { p = { pid, command, values: [], busy: false, first: lineNo, last: lineNo }; if (this.procCpu.size < 5000) this.procCpu.set(key, p); else return; }
-      while (p.values.length < this.frame) p.values.push(NaN);
-      p.values[this.frame] = cpu;
+      if (!p) {
+        if (this.procCpu.size >= 5000) return;
+        p = { series: { name: 'cpu_percent', column: '%CPU', unit: '%', labels: { pid, command }, values: [] }, busy: false, first: lineNo, last: lineNo };
+        this.procCpu.set(key, p);
+      }
+      setSample(p.series, this.frame, cpu);
       p.last = lineNo;
       if (cpu > 0) p.busy = true;
     }
@@ -288,15 +290,15 @@ class TopSink implements LineSink {
     const nFrames = this.frames.length;
     const series: Series[] = [];
     for (const s of this.seriesMap.values()) {
-      while (s.values.length < nFrames) s.values.push(NaN);
+      padTo(s, nFrames);
       if (nFrames > 1 && s.name.startsWith('cpu_')) s.firstSampleSinceBoot = true;
       series.push(s);
     }
     for (const p of this.procCpu.values()) {
       if (!p.busy) continue;
-      const values = p.values.slice();
-      while (values.length < nFrames) values.push(NaN);
-      const s: Series = { name: 'cpu_percent', column: '%CPU', unit: '%', labels: { pid: p.pid, command: p.command }, values, lines: [p.first, p.last] };
+      const s = p.series;
+      padTo(s, nFrames);
+      s.lines = [p.first, p.last];
       if (nFrames > 1) s.firstSampleSinceBoot = true;
       series.push(s);
     }
