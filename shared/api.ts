@@ -65,6 +65,8 @@ export interface ApiMethods {
   parseCaptureFiles(paths: string[], kind?: string): CaptureJson[];
   /** parse pasted or uploaded text (browser mode has no paths) */
   parseCaptureText(name: string, text: string, kind?: string): CaptureJson[];
+  /** stop every capture parse under way; their calls fail with code 'cancelled' */
+  cancelCaptureParsing(): void;
 }
 
 export interface CaptureKind { id: string; title: string }
@@ -85,8 +87,10 @@ export interface ApiEvents {
   onDidChangeNotebook: NotebookInfo;
   /** data changed outside this window (another client, an import) */
   onDidChangeData: { studyId: number | null };
+  /** bytes of capture files read so far by the parse under way (a few times a second at most) */
+  onDidProgressParse: { read: number; total: number };
 }
-export const API_EVENTS = ['onDidChangeNotebook', 'onDidChangeData'] as const satisfies readonly (keyof ApiEvents)[];
+export const API_EVENTS = ['onDidChangeNotebook', 'onDidChangeData', 'onDidProgressParse'] as const satisfies readonly (keyof ApiEvents)[];
 
 /** Every method name, for hosts that route by name. The type check below keeps it complete. */
 export const API_METHODS = [
@@ -97,7 +101,7 @@ export const API_METHODS = [
   'addConfigChange', 'updateConfigChange', 'deleteConfigChange',
   'addResultMetric', 'updateResultMetric', 'deleteResultMetric',
   'search',
-  'captureKinds', 'parseCaptureFiles', 'parseCaptureText',
+  'captureKinds', 'parseCaptureFiles', 'parseCaptureText', 'cancelCaptureParsing',
 ] as const satisfies readonly ApiMethodName[];
 
 type Missing = Exclude<ApiMethodName, (typeof API_METHODS)[number]>;
@@ -108,7 +112,7 @@ export function isApiMethod(name: string): name is ApiMethodName {
   return (API_METHODS as readonly string[]).includes(name);
 }
 
-export const ERROR_CODES = ['invalid', 'not-found', 'conflict', 'refused', 'internal'] as const;
+export const ERROR_CODES = ['invalid', 'not-found', 'conflict', 'refused', 'cancelled', 'internal'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export function isErrorCode(code: unknown): code is ErrorCode {

@@ -37,7 +37,7 @@ export interface HttpHost {
 const MAX_BODY = MAX_CAPTURE_TEXT + 16 * 1024 * 1024;
 
 class BodyTooLarge extends Error {}
-const STATUS: Record<string, number> = { invalid: 400, 'not-found': 404, conflict: 409, refused: 403, internal: 500, unauthorized: 401, forbidden: 403 };
+const STATUS: Record<string, number> = { invalid: 400, 'not-found': 404, conflict: 409, refused: 403, cancelled: 409, internal: 500, unauthorized: 401, forbidden: 403 };
 
 function sameToken(a: string, b: string): boolean {
   const x = Buffer.from(a), y = Buffer.from(b);

@@ -126,13 +126,21 @@ export class Backend {
         const paths = args[0];
         if (!Array.isArray(paths) || paths.length === 0) v.fail('give one or more paths');
         const list = paths.map((p, i) => path.resolve(v.text(p, `path ${i + 1}`, { required: true, max: 4096 })));
-        return this.parsePool.run({ op: 'files', paths: list, ...this.kindArg(args[1]) });
+        let last = 0;
+        const progress = (read: number, total: number): void => {
+          const now = Date.now();
+          if (now - last < 200 && read < total) return; // a few events a second, and the last one
+          last = now;
+          this.emit('onDidProgressParse', { read, total });
+        };
+        return this.parsePool.run({ op: 'files', paths: list, ...this.kindArg(args[1]) }, progress);
       }
       case 'parseCaptureText': {
         const name = v.text(args[0], 'name', { max: 1000 });
         const text = v.text(args[1], 'text', { max: MAX_CAPTURE_TEXT });
         return this.parsePool.run({ op: 'text', name, text, ...this.kindArg(args[2]) });
       }
+      case 'cancelCaptureParsing': return this.parsePool.cancel();
       default: {
         const fn = this.service[method] as (...a: unknown[]) => unknown;
         return fn.apply(this.service, args);

@@ -15,7 +15,7 @@ import * as v from '../../shared/validate';
 import type { Db } from '../db/connection';
 import * as q from '../db/queries';
 
-type NotebookMethods = Omit<ApiMethods, 'notebookInfo' | 'openNotebook' | 'recentNotebooks' | 'captureKinds' | 'parseCaptureFiles' | 'parseCaptureText'>;
+type NotebookMethods = Omit<ApiMethods, 'notebookInfo' | 'openNotebook' | 'recentNotebooks' | 'captureKinds' | 'parseCaptureFiles' | 'parseCaptureText' | 'cancelCaptureParsing'>;
 
 const today = (): string => new Date().toISOString().slice(0, 10);
 

@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import type { CaptureJson } from '../../shared/capture/json';
+import { TunebookError } from '../../shared/api';
 
 export type ParseRequest =
   | { op: 'files'; paths: string[]; kind?: string }
@@ -51,6 +52,16 @@ export class ParsePool {
       this.pending.set(id, { resolve, reject, onProgress });
       this.ensure().postMessage({ ...job, id });
     });
+  }
+
+  /** Stop the worker mid-parse: every pending job fails with code 'cancelled'; the next job starts a fresh worker. */
+  async cancel(): Promise<void> {
+    const w = this.worker;
+    this.worker = null;
+    const err = new TunebookError('cancelled', 'parsing was cancelled');
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    if (w) await w.terminate();
   }
 
   async close(): Promise<void> {

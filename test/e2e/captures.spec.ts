@@ -174,6 +174,30 @@ test.describe('captures', () => {
     await expect(card(page, 'broken.txt').getByRole('alert')).toContainText('the parser worker stopped');
   });
 
+  test('cancel stops the parse under way and the files not started yet', async ({ page }) => {
+    test.skip(test.info().project.name !== 'browser', 'holds the HTTP calls of browser mode');
+    await openCaptures(page);
+    let cancelAsked!: () => void;
+    const cancelled = new Promise<void>((r) => { cancelAsked = r; });
+    const parsed: string[] = [];
+    await page.route('**/api/cancelCaptureParsing', async (route) => { cancelAsked(); await route.continue(); });
+    await page.route('**/api/parseCaptureText', async (route) => {
+      const body = route.request().postDataJSON() as { args: [string, string] };
+      parsed.push(body.args[0]);
+      // the back end answers a cancelled parse like this (see Backend.cancelCaptureParsing)
+      await cancelled;
+      await route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: { code: 'cancelled', message: 'parsing was cancelled' } }) });
+    });
+    await page.locator('input[type="file"]').setInputFiles([FIO_RANDWRITE, IOSTAT_RANDWRITE]);
+    await expect(page.getByRole('status')).toContainText('Parsing 2 files…');
+    await page.getByRole('button', { name: 'Cancel parsing' }).click();
+    await expect(page.getByRole('status')).not.toContainText('Parsing');
+    await expect(card(page, 'fio-randwrite-4k-qd64-j64.txt')).toContainText('Parsing was cancelled.');
+    await expect(card(page, 'iostat-x-d-1-during-randwrite.txt')).toContainText('Parsing was cancelled.');
+    expect(parsed).toEqual(['fio-randwrite-4k-qd64-j64.txt']);
+    await expect(page.getByRole('button', { name: 'Cancel parsing' })).toHaveCount(0);
+  });
+
   test('a drop of several files parses them together', async ({ page }) => {
     await openCaptures(page);
     const files = [FIO_RANDWRITE, IOSTAT_RANDWRITE].map((p) => ({ name: path.basename(p), text: readFileSync(p, 'utf8') }));

@@ -105,7 +105,7 @@ describe('envelope helpers', () => {
     expect(() => unwrapEnvelope(null)).toThrow(/Malformed/);
   });
   it('bridgeError / reviveBridgeError round trip', () => {
-    for (const code of ['invalid', 'not-found', 'conflict', 'refused', 'internal'] as const) {
+    for (const code of ['invalid', 'not-found', 'conflict', 'refused', 'cancelled', 'internal'] as const) {
       const e = bridgeError(code, 'line 1\nline 2');
       expect(e.code).toBe(code);
       expect(reviveBridgeError(new Error(e.message))).toEqual({ code, message: 'line 1\nline 2' });

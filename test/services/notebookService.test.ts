@@ -1,4 +1,6 @@
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { TunebookError } from '../../shared/api';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Backend } from '../../electron/services/backend';
 import type { ApiMethods } from '../../shared/api';
@@ -141,6 +143,38 @@ describe('capture parsing off the main thread', () => {
       expect(text!.warnings[0]).toMatch(/kept as plain text/);
       expect(() => backend.call('parseCaptureText', ['x', 'y', 'no-such-kind'])).toThrow(/unknown capture kind/);
       expect((backend.call('captureKinds', []) as { id: string }[]).some((k) => k.id === 'fio')).toBe(true);
+    } finally {
+      backend.close();
+    }
+  });
+
+  it('reports progress on a large file and can be cancelled, then parses again', async () => {
+    const { build } = await import('esbuild');
+    const workerFile = path.join(tmp(), 'parseWorker.cjs');
+    await build({ entryPoints: [path.join(__dirname, '../../electron/services/parseWorker.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: workerFile, logLevel: 'silent' });
+    const backend = new Backend({ notebookPath: path.join(tmp(), 'nb.tunebook'), userDataDir: tmp(), parseWorkerFile: workerFile });
+    try {
+      // a ~100 MB iostat log: the seed's rows over and over
+      const seed = readFileSync(seedPath('iostat-x-d-1-during-randwrite.txt'), 'utf8');
+      const rows = seed.split('\n').filter((l) => l.startsWith('vda')).join('\n') + '\n';
+      const big = path.join(tmp(), 'big-iostat.txt');
+      writeFileSync(big, seed);
+      const chunk = rows.repeat(Math.ceil((4 << 20) / rows.length));
+      for (let i = 0; i < 25; i++) appendFileSync(big, chunk);
+      const progress: { read: number; total: number }[] = [];
+      let cancelled = false;
+      backend.on('onDidProgressParse', (p) => {
+        progress.push(p);
+        if (!cancelled) { cancelled = true; void backend.call('cancelCaptureParsing', []); }
+      });
+      const err = await (backend.call('parseCaptureFiles', [[big]]) as Promise<unknown>).then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(TunebookError);
+      expect((err as TunebookError).code).toBe('cancelled');
+      expect(progress.length).toBeGreaterThan(0);
+      expect(progress[0]!.read).toBeLessThan(progress[0]!.total);
+      // a fresh worker takes the next job
+      const [again] = (await backend.call('parseCaptureFiles', [[seedPath('fio-write-4k-qd64-j64.txt')]])) as { kind: string }[];
+      expect(again!.kind).toBe('fio');
     } finally {
       backend.close();
     }

@@ -35,7 +35,9 @@ export function CaptureCard({ entry, onRemove }: { entry: CaptureEntry; onRemove
         {entry.source === 'paste' && <span className="badge">pasted</span>}
         <button type="button" className="btn-icon push-right" aria-label={`Remove ${entry.name}`} title="Remove from the list" onClick={onRemove}>×</button>
       </header>
-      {entry.error && <p role="alert" className="error-text capture-error">Could not parse: {entry.error}</p>}
+      {entry.error && (entry.cancelled
+        ? <p className="muted capture-error">{entry.error}</p>
+        : <p role="alert" className="error-text capture-error">Could not parse: {entry.error}</p>)}
       {c && <CaptureBody capture={c} />}
     </article>
   );

@@ -32,6 +32,11 @@ export function CapturesView() {
   const mounted = useRef(true);
   useEffect(() => { mounted.current = true; return () => { mounted.current = false; }; }, []);
   const [jobs, setJobs] = useState<Job[]>([]);
+  // bytes read by the back end's parse under way (large files), for a percentage
+  const [bytes, setBytes] = useState<{ read: number; total: number } | null>(null);
+  useEffect(() => api.on('onDidProgressParse', setBytes), [api]);
+  useEffect(() => { if (jobs.length === 0) setBytes(null); }, [jobs.length]);
+  const cancel = () => { void api.cancelCaptureParsing(); };
   const fileInput = useRef<HTMLInputElement>(null);
   const [pasteName, setPasteName] = useState('');
   const [pasteText, setPasteText] = useState('');
@@ -159,7 +164,15 @@ export function CapturesView() {
             {j.progress && j.progress.total > 1 && <span className="muted small"> ({j.progress.done} of {j.progress.total} done)</span>}
           </p>
         ))}
+        {jobs.length > 0 && bytes && bytes.total > 0 && bytes.read < bytes.total && (
+          <p className="muted small" data-testid="parse-bytes">{Math.floor((bytes.read / bytes.total) * 100)} % read</p>
+        )}
       </div>
+      {jobs.length > 0 && (
+        <p className="capture-progress-actions">
+          <button type="button" className="btn btn-small" onClick={cancel}>Cancel parsing</button>
+        </p>
+      )}
 
       {entries.length > 0 && (
         <section className="capture-results" aria-label="Parsed captures">

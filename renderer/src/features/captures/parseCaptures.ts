@@ -24,6 +24,8 @@ export interface CaptureEntry {
   forcedKind?: string;
   capture?: CaptureJson;
   error?: string;
+  /** the user cancelled the parse this entry was part of */
+  cancelled?: boolean;
 }
 
 let nextKey = 1;
@@ -77,8 +79,9 @@ export async function parseFiles(
       const captures = await api.parseCaptureFiles(withPath.map((f) => f.path), kind);
       out.push(...entriesFrom(captures, withPath[0]!.file.name, 'file', kind));
     } catch (e) {
-      const message = describeError(e).message;
-      for (const f of withPath) out.push(errorEntry(f.file.name, 'file', message, kind));
+      const err = describeError(e);
+      const cancelled = err.code === 'cancelled';
+      for (const f of withPath) out.push({ ...errorEntry(f.file.name, 'file', cancelled ? CANCELLED : err.message, kind), ...(cancelled ? { cancelled } : {}) });
     }
     done += withPath.length;
     onProgress?.({ done, total });
@@ -86,13 +89,21 @@ export async function parseFiles(
 
   // Browser mode (or a File with no path): one parseCaptureText per file, so findings are not
   // cross-evaluated between files dropped together (see the module comment).
-  for (const file of withoutPath) {
-    out.push(...await parseOneFileAsText(api, file, kind));
+  for (const [i, file] of withoutPath.entries()) {
+    const entries = await parseOneFileAsText(api, file, kind);
+    out.push(...entries);
     done++;
     onProgress?.({ done, total });
+    if (entries.some((e) => e.cancelled)) {
+      // the user cancelled: the files not parsed yet are not started
+      for (const rest of withoutPath.slice(i + 1)) out.push({ ...errorEntry(rest.name, 'file', CANCELLED, kind), cancelled: true });
+      break;
+    }
   }
   return out;
 }
+
+const CANCELLED = 'Parsing was cancelled.';
 
 async function parseOneFileAsText(api: TunebookApi, file: File, kind: string | undefined): Promise<CaptureEntry[]> {
   if (file.size > MAX_TEXT_BYTES) {
@@ -107,7 +118,9 @@ async function parseOneFileAsText(api: TunebookApi, file: File, kind: string | u
   try {
     return entriesFrom(await api.parseCaptureText(file.name, text, kind), file.name, 'file', kind);
   } catch (e) {
-    let message = describeError(e).message;
+    const err = describeError(e);
+    if (err.code === 'cancelled') return [{ ...errorEntry(file.name, 'file', CANCELLED, kind), cancelled: true }];
+    let message = err.message;
     // the browser-mode host drops a request body it finds too large without answering
     if (file.size > 2 ** 20 && /^Cannot reach the Tunebook host/.test(message)) {
       message += ` The file is ${(file.size / 2 ** 20).toFixed(1)} MiB: the host may have refused a request this large — try the desktop app or \`tunebook parse\`.`;
