@@ -70,6 +70,16 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [
         { group: ['electron', 'electron/*'], message: 'only electron/main/ imports electron; services stay plain Node' },
         { group: ['**/renderer/**'], message: 'the Node side does not import the renderer' },
+        { group: ['better-sqlite3'], message: 'electron/db/connection.ts owns the database connection; take a Db from it' },
+      ] }],
+    },
+  },
+  {
+    files: ['electron/db/connection.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['electron', 'electron/*'], message: 'only electron/main/ imports electron; services stay plain Node' },
+        { group: ['**/renderer/**'], message: 'the Node side does not import the renderer' },
       ] }],
     },
   },
