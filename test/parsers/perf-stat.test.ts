@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseText } from '../../shared/capture/registry';
-import type { ParsedCapture } from '../../shared/capture/types';
+import { CaptureStream, parseText } from '../../shared/capture/registry';
+import { MAX_POINTS_PER_SERIES, summarizeSeries } from '../../shared/capture/series';
+import type { ParsedCapture, Series } from '../../shared/capture/types';
 
 const DIR = path.join(__dirname, '..', 'fixtures', 'captures', 'perf-stat');
 const read = (n: string): string => readFileSync(path.join(DIR, n), 'utf8');
@@ -144,5 +145,83 @@ describe('perf-stat parser', () => {
     const withOutput = parseText('42 files found\n' + read('perf-stat-default.txt'));
     expect(withOutput.warnings).toEqual(['line 1: could not read "42 files found"']);
     expect(withOutput.metrics.some((m) => m.labels?.event === 'files')).toBe(false);
+  });
+
+  it('reads a decimal-comma -I capture whose first values are ambiguous ("18.309" before "603,60")', () => {
+    const c = parseText([
+      '#           time             counts unit events',
+      '     1.001234567             18.309      context-switches                 #   30,333 K/sec',
+      '     1.001234567             603,60 msec cpu-clock                        #    0,603 CPUs utilized',
+      '     2.002345678              1.015      context-switches                 #    1,682 K/sec',
+      '     2.002345678             601,20 msec cpu-clock                        #    0,601 CPUs utilized',
+    ].join('\n'));
+    expect(c.warnings).toEqual([]);
+    expect(c.series.find((s) => s.labels?.event === 'context-switches')!.values).toEqual([18309, 1015]);
+    expect(c.series.find((s) => s.labels?.event === 'cpu-clock')!.values).toEqual([0.6036, 0.6012]);
+    expect(val(c, 'counter_value', { event: 'context-switches' })).toBe(19324);
+  });
+
+  it('holds at most a bounded number of readings while the locale is unknown, then assumes a decimal point (and says so if a comma shows later)', () => {
+    const ambiguous = Array.from({ length: 5000 }, (_, i) => `     ${(i + 1).toFixed(9)}             18.309      context-switches`);
+    const c = parseText(['#           time             counts unit events', ...ambiguous, '  5001.000000000             603,60 msec cpu-clock'].join('\n'));
+    expect(c.warnings).toEqual(['decimal comma first seen in "603,60": earlier values were read with a decimal point']);
+    expect(c.series.find((s) => s.labels?.event === 'context-switches')!.values[0]).toBe(18.309);
+    expect(c.series.find((s) => s.labels?.event === 'cpu-clock')!.values[5000]).toBe(0.6036);
+  });
+
+  it('keeps memory bounded on a long -I capture: 70,004 intervals (perf-stat-I300-a repeated) → thinned series, exact totals, capped table', () => {
+    // the fixture's 4 intervals × 3 events, repeated with the timestamp advanced 1.2 s per repetition
+    const lines = read('perf-stat-I300-a.txt').split('\n');
+    const block = lines.filter((l) => /^\s+\d+\.\d{9}\s/.test(l));
+    expect(block).toHaveLength(12);
+    const reps = 17_501;
+    const intervals = reps * 4;
+    // every value generated, per event, in order: task-clock in hundredths of a msec (exact integers), counts as printed
+    const all = new Map<string, number[]>();
+    const s = new CaptureStream();
+    s.write(lines[0] + '\n');
+    let chunk: string[] = [];
+    for (let k = 0; k < reps; k++) {
+      for (const l of block) {
+        const line = l.replace(/^(\s*)(\d+\.\d{9})/, (_m, sp: string, ts: string) => (Number(ts) + k * 1.2).toFixed(9).padStart(sp.length + ts.length));
+        chunk.push(line);
+        const m = /^\s*\S+\s+([\d.]+)\s+(?:msec\s+)?(\S+)/.exec(line)!;
+        const event = m[2]!;
+        if (!all.has(event)) all.set(event, []);
+        all.get(event)!.push(event === 'task-clock' ? Math.round(Number(m[1]) * 100) : Number(m[1]));
+      }
+      if (chunk.length >= 12_000) { s.write(chunk.join('\n') + '\n'); chunk = []; }
+    }
+    s.write(chunk.join('\n') + '\n');
+    const c = s.end();
+    expect(c.kind).toBe('perf-stat');
+    expect([...all.keys()]).toEqual(['task-clock', 'context-switches', 'page-faults']);
+    const sum = (a: number[]): number => a.reduce((x, y) => x + y, 0);
+    const taskClock = all.get('task-clock')!.map((x) => x / 1e5); // hundredths of a msec → seconds
+    for (const [event, values] of [['task-clock', taskClock], ['context-switches', all.get('context-switches')!], ['page-faults', all.get('page-faults')!]] as const) {
+      expect(values).toHaveLength(intervals);
+      const sr = c.series.find((x) => x.labels?.event === event)!;
+      expect(sr.values.length).toBeLessThanOrEqual(MAX_POINTS_PER_SERIES);
+      expect(sr.stride).toBeGreaterThan(1);
+      // kept points are samples 0, stride, 2·stride … of the full sequence
+      expect(sr.values).toEqual(Array.from({ length: sr.values.length }, (_, j) => values[j * sr.stride!]));
+      // the summary is that of the un-thinned series
+      const full: Series = { name: sr.name, column: sr.column, unit: sr.unit, labels: sr.labels, values: [...values] };
+      const summary = summarizeSeries(sr);
+      expect(summary.count).toBe(intervals);
+      expect(summary).toEqual(summarizeSeries(full));
+    }
+    // totals: exact sums of what was generated
+    expect(val(c, 'counter_value', { event: 'context-switches' })).toBe(sum(all.get('context-switches')!));
+    expect(val(c, 'counter_value', { event: 'context-switches' })).toBe(reps * (13940 + 13334 + 15083 + 5112));
+    expect(val(c, 'counter_value', { event: 'page-faults' })).toBe(sum(all.get('page-faults')!));
+    const taskSeconds = sum(all.get('task-clock')!) / 1e5;
+    expect(val(c, 'counter_value', { event: 'task-clock' })).toBe(taskSeconds);
+    expect(val(c, 'task_clock_seconds')).toBe(val(c, 'counter_value', { event: 'task-clock' }));
+    // the counters table keeps the first 200,000 readings and says how many more there were
+    const rows = c.tables!.counters!.rows;
+    expect(rows).toHaveLength(200_000);
+    expect(rows[1]).toEqual([0.300418741, null, 'context-switches', 13940, null, 23.187, 'K/sec', null, null, 3]);
+    expect(c.warnings).toEqual([`${intervals * 3 - 200_000} counter readings beyond 200000 were not kept in the counters table (metrics and series include them)`]);
   });
 });

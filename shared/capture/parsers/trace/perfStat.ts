@@ -5,10 +5,17 @@
 import type { CaptureParser, LineSink, Metric, Series, Unit } from '../../types';
 import { promptCommand } from '../../text';
 import { emptyOutput, metric, snippet, table, Warnings } from './helpers';
+import { padTo, setSample } from '../../series';
 
 const TITLE = /Performance counter stats for (?:'(.*)'|(system wide)|(process id|thread id|CPU\(s\)) '?([^']*)'?)\s*(?:\((\d+) runs\))?:?\s*$/;
 const NOT = /^<(not supported|not counted)>$/;
 const VALUE = /^[\d.,]+$/;
+/** rows kept in the counters table; later readings still count in metrics and series (a warning says how many) */
+const MAX_ROWS = 200_000;
+/** readings held as printed while the decimal separator is not known yet (perf prints one locale per capture) */
+const MAX_UNDECIDED = 4096;
+/** metric-only lines and "seconds …" lines kept (each becomes a metric) */
+const MAX_LINES_KEPT = 10_000;
 
 function detect(head: readonly string[]): number {
   let csv = 0;
@@ -32,16 +39,40 @@ interface Reading {
   metricValue?: string; metricUnit?: string; variance?: number; runPct?: number; interval?: number; line: number;
 }
 
+interface Total { event: string; labels: Record<string, string>; value: number; unit: Unit; column: string; first: number; last: number }
+
+/**
+ * Readings are aggregated as they arrive (totals, interval series under the point budget, a bounded
+ * counters table), so memory stays bounded however long a `perf stat -I` capture runs. Values can only
+ * be read once the decimal separator is known: until a line shows it, readings wait in a small buffer.
+ */
 class PerfStatSink implements LineSink {
   private out = emptyOutput();
   private w = new Warnings();
-  private readings: Reading[] = [];
   private times: { what: string; raw: string; sd?: string; varPct?: number; line: number }[] = [];
   private runs = 1;
   private target: string | undefined;
-  private commaDecimal = false;
+  /** decimal comma (true), decimal point (false), or not shown yet (null) */
+  private commaDecimal: boolean | null = null;
+  /** the decimal point was assumed (the buffer filled before any line showed the separator) */
+  private decimalAssumed = false;
+  /** readings waiting for the decimal separator (at most MAX_UNDECIDED) */
+  private pending: Reading[] = [];
   private csvSep: string | null = null;
   private metricLines: { value: string; unit: string; name: string; line: number }[] = [];
+  private droppedLines = 0;
+  private readingCount = 0;
+  private rows: (string | number | null)[][] = [];
+  private droppedRows = 0;
+  private totals = new Map<string, Total>();
+  private seriesMap = new Map<string, Series>();
+  private intervalMode = false;
+  /** intervals seen (a series' sample index is its interval's number) and the last one's timestamp */
+  private intervals = 0;
+  private lastInterval = NaN;
+  /** derived (after "#") and +- metrics of readings, in order; only without -I */
+  private readingMetrics: Metric[] = [];
+  private notCounted = new Set<string>();
 
   line(text: string, lineNo: number): void {
     const t = text.trim();
@@ -57,18 +88,19 @@ class PerfStatSink implements LineSink {
     if (t.startsWith('#')) {
       // interval header and comments; "#  36.1 %  tma_bad_speculation" continues a metric group
       const mm = /^#\s*([-\d.,]+)\s*(%?)\s+([A-Za-z_][\w.\-/ ]*?)\s*(\(.*\))?\s*$/.exec(t);
-      if (mm && this.readings.length + this.metricLines.length > 0) this.metricLines.push({ value: mm[1]!, unit: mm[2]!, name: mm[3]!, line: lineNo });
+      if (mm && this.readingCount + this.metricLines.length > 0) this.keepMetricLine({ value: mm[1]!, unit: mm[2]!, name: mm[3]!, line: lineNo });
       return;
     }
     const sm = /^([\d.,]+)(?:\s+\+-\s+([\d.,]+))?\s+seconds\s+(time elapsed|user|sys)(?:\s+\(\s*\+-\s*([\d.,]+)%\s*\))?/.exec(t);
     if (sm) {
       this.noteDecimal(sm[1]!);
+      if (this.times.length >= MAX_LINES_KEPT) { this.droppedLines++; return; }
       this.times.push({ what: sm[3]!, raw: sm[1]!, sd: sm[2], varPct: sm[4] ? Number(sm[4].replace(',', '.')) : undefined, line: lineNo });
       return;
     }
     if (this.csvSep !== null || this.looksCsv(t)) { if (this.csv(t, lineNo)) return; }
     if (this.normal(text, lineNo)) return;
-    if (!this.readings.length && !this.out.command) {
+    if (!this.readingCount && !this.out.command) {
       const c = promptCommand(text, ['perf']);
       if (c) { this.out.command = c; return; }
     }
@@ -78,8 +110,38 @@ class PerfStatSink implements LineSink {
   }
 
   private noteDecimal(raw: string): void {
+    if (this.commaDecimal === true) return;
     // "603,60" or "0,301784608": a comma not followed by exactly three digits is a decimal comma
-    if (/,(\d{1,2}|\d{4,})$/.test(raw) || /,\d{3}\d/.test(raw)) this.commaDecimal = true;
+    if (/,(\d{1,2}|\d{4,})$/.test(raw) || /,\d{3}\d/.test(raw)) {
+      if (this.commaDecimal === false) {
+        if (!this.decimalAssumed) return; // a line already showed a decimal point
+        this.w.add(`decimal comma first seen in "${snippet(raw)}": earlier values were read with a decimal point`);
+      }
+      this.decide(true);
+    } else if (this.commaDecimal === null && (/\.(\d{1,2}|\d{4,})$/.test(raw) || /\.\d{3}\d/.test(raw))) {
+      // "601.20" or "0.300418741": a dot not followed by exactly three digits is a decimal point
+      this.decide(false);
+    }
+  }
+
+  private decide(comma: boolean): void {
+    this.commaDecimal = comma;
+    const p = this.pending;
+    this.pending = [];
+    for (const r of p) this.consume(r);
+  }
+
+  /** a reading as printed: aggregated now, or held until the decimal separator is known */
+  private add(r: Reading, evidence = true): void {
+    this.readingCount++;
+    if (evidence && !r.status) this.noteDecimal(r.raw);
+    if (this.commaDecimal !== null) { this.consume(r); return; }
+    this.pending.push(r);
+    if (this.pending.length >= MAX_UNDECIDED) { this.decimalAssumed = true; this.decide(false); }
+  }
+
+  private keepMetricLine(m: { value: string; unit: string; name: string; line: number }): void {
+    if (this.metricLines.length < MAX_LINES_KEPT) this.metricLines.push(m); else this.droppedLines++;
   }
 
   private looksCsv(t: string): boolean {
@@ -119,8 +181,7 @@ class PerfStatSink implements LineSink {
       if (f[i + 4] !== undefined && f[i + 4] !== '' && Number.isFinite(run)) r.runPct = run;
       if (f[i + 5] !== undefined && f[i + 5] !== '') { r.metricValue = f[i + 5]!; r.metricUnit = f[i + 6] ?? ''; }
       if (interval !== undefined) r.interval = interval;
-      if (!r.status) this.noteDecimal(v);
-      this.readings.push(r);
+      this.add(r);
       return true;
     }
     return false;
@@ -143,7 +204,7 @@ class PerfStatSink implements LineSink {
     if (o['metric-value'] !== undefined && typeof o['metric-unit'] === 'string' && o['metric-unit'] !== '') { r.metricValue = String(o['metric-value']); r.metricUnit = o['metric-unit']; }
     if (typeof o.variance === 'number') r.variance = o.variance;
     if (o.interval !== undefined && Number.isFinite(Number(o.interval))) r.interval = Number(o.interval);
-    this.readings.push(r);
+    this.add(r, false); // JSON values are not evidence of the locale
   }
 
   /** "  18.52 msec task-clock   #    0.541 CPUs utilized   ( +-  1.59% )", with optional interval and CPU prefixes. */
@@ -182,7 +243,7 @@ class PerfStatSink implements LineSink {
     if (raw === undefined || (!isValueToken(raw) && hash >= 0)) {
       // a metric-only line (perf 5.x/6.x metric groups, TopDown): "TopdownL1 (cpu_core)   #  15.3 %  tma_backend_bound"
       const mm = /^\s*([-\d.,]+)\s*(%?)\s+([A-Za-z_][\w.\-/ ]*?)\s*(\(.*\))?\s*$/.exec(comment);
-      if (mm) { this.metricLines.push({ value: mm[1]!, unit: mm[2]!, name: mm[3]!, line: lineNo }); return true; }
+      if (mm) { this.keepMetricLine({ value: mm[1]!, unit: mm[2]!, name: mm[3]!, line: lineNo }); return true; }
       return false;
     }
     let status: string | undefined;
@@ -201,13 +262,13 @@ class PerfStatSink implements LineSink {
     // "42 files found" printed between perf's lines is not a counter
     if (!event || !/^[A-Za-z_][^\s]*$/.test(event)) return false;
     const r: Reading = { event, raw, unit, labels, line: lineNo };
-    if (status) r.status = status; else this.noteDecimal(raw);
+    if (status) r.status = status;
     if (interval !== undefined) r.interval = interval;
     if (variance !== undefined) r.variance = variance;
     if (runPct !== undefined) r.runPct = runPct;
     const cm = /^\s*([-\d.,]+)\s*(.*?)\s*(\(.*\))?\s*$/.exec(comment);
     if (cm) { r.metricValue = cm[1]!; r.metricUnit = cm[2]!.trim(); }
-    this.readings.push(r);
+    this.add(r);
     return true;
   }
 
@@ -216,52 +277,55 @@ class PerfStatSink implements LineSink {
     return Number(raw.replace(/,/g, ''));
   }
 
-  end() {
-    const out = this.out;
-    const metrics: Metric[] = [];
-    const rows: (string | number | null)[][] = [];
-    const intervalMode = this.readings.some((r) => r.interval !== undefined);
-    const totals = new Map<string, { event: string; labels: Record<string, string>; value: number; unit: Unit; column: string; first: number; last: number }>();
-    const seriesMap = new Map<string, Series>();
-    const intervals: number[] = [];
-    const derived = new Map<string, number>();
-    const notCounted = new Set<string>();
-    for (const r of this.readings) {
-      let v = r.status ? NaN : this.value(r.raw);
-      let unit: Unit = 'count';
-      if (!r.status) {
-        if (r.unit === 'msec') { v = v / 1000; unit = 's'; }
-        else if (r.unit === 'ns') { v = v / 1e9; unit = 's'; }
-        else if (r.unit === 'usec') { v = v / 1e6; unit = 's'; }
-        else if (r.unit === 'sec') unit = 's';
-        else if (r.unit === 'MiB') { v = v * 1024 * 1024; unit = 'B'; }
-        else if (r.unit && r.unit !== '') unit = r.unit;
-      }
-      v = tidy(v);
-      const mv = r.metricValue !== undefined ? this.value(r.metricValue) : NaN;
-      rows.push([r.interval ?? null, r.labels.cpu ?? r.labels.aggregate ?? null, r.event, r.status ? r.status : Number.isFinite(v) ? v : null, r.unit || null,
-        Number.isFinite(mv) ? mv : null, r.metricUnit ?? null, r.variance ?? null, r.runPct ?? null, r.line]);
-      if (r.status) { notCounted.add(`${r.event} <${r.status}>`); continue; }
-      const key = r.event + '\u0000' + JSON.stringify(r.labels);
-      const tot = totals.get(key);
-      if (tot) { tot.value = tidy(tot.value + v); tot.last = r.line; } else totals.set(key, { event: r.event, labels: r.labels, value: v, unit, column: r.event, first: r.line, last: r.line });
-      if (intervalMode && r.interval !== undefined) {
-        if (!intervals.length || intervals[intervals.length - 1] !== r.interval) intervals.push(r.interval);
-        let sr = seriesMap.get(key);
-        if (!sr) { sr = { name: 'counter_value', column: r.event, unit, labels: { event: r.event, ...r.labels }, values: [] }; seriesMap.set(key, sr); }
-        while (sr.values.length < intervals.length - 1) sr.values.push(NaN);
-        sr.values.push(v);
-        sr.lines = sr.lines ? [sr.lines[0], r.line] : [r.line, r.line];
-      }
-      if (!intervalMode && Object.keys(r.labels).length === 0 && r.metricUnit && Number.isFinite(mv)) {
-        const d = derivedMetric(r.metricUnit, mv);
-        if (d) {
-          metrics.push(metric(d.name, d.value, d.unit, { event: r.event }, r.metricUnit, [r.line, r.line]));
-          derived.set(d.name, d.value);
-        }
-      }
-      if (r.variance !== undefined && !intervalMode) metrics.push(metric('counter_stddev_percent', r.variance, '%', { event: r.event, ...r.labels }, '+-', [r.line, r.line]));
+  /** Aggregate one reading (the decimal separator is known): counters row, totals, interval series, derived metrics. */
+  private consume(r: Reading): void {
+    let v = r.status ? NaN : this.value(r.raw);
+    let unit: Unit = 'count';
+    if (!r.status) {
+      if (r.unit === 'msec') { v = v / 1000; unit = 's'; }
+      else if (r.unit === 'ns') { v = v / 1e9; unit = 's'; }
+      else if (r.unit === 'usec') { v = v / 1e6; unit = 's'; }
+      else if (r.unit === 'sec') unit = 's';
+      else if (r.unit === 'MiB') { v = v * 1024 * 1024; unit = 'B'; }
+      else if (r.unit && r.unit !== '') unit = r.unit;
     }
+    v = tidy(v);
+    const mv = r.metricValue !== undefined ? this.value(r.metricValue) : NaN;
+    if (this.rows.length < MAX_ROWS) {
+      this.rows.push([r.interval ?? null, r.labels.cpu ?? r.labels.aggregate ?? null, r.event, r.status ? r.status : Number.isFinite(v) ? v : null, r.unit || null,
+        Number.isFinite(mv) ? mv : null, r.metricUnit ?? null, r.variance ?? null, r.runPct ?? null, r.line]);
+    } else this.droppedRows++;
+    if (r.interval !== undefined && !this.intervalMode) {
+      // -I: per-reading derived metrics are not reported (the series are); drop those of earlier readings
+      this.intervalMode = true;
+      this.readingMetrics = [];
+    }
+    if (r.status) { this.notCounted.add(`${r.event} <${r.status}>`); return; }
+    const key = r.event + '\u0000' + JSON.stringify(r.labels);
+    const tot = this.totals.get(key);
+    if (tot) { tot.value = tidy(tot.value + v); tot.last = r.line; } else this.totals.set(key, { event: r.event, labels: r.labels, value: v, unit, column: r.event, first: r.line, last: r.line });
+    if (r.interval !== undefined) {
+      if (!this.intervals || this.lastInterval !== r.interval) { this.intervals++; this.lastInterval = r.interval; }
+      let sr = this.seriesMap.get(key);
+      if (!sr) { sr = { name: 'counter_value', column: r.event, unit, labels: { event: r.event, ...r.labels }, values: [] }; this.seriesMap.set(key, sr); }
+      // sample index = interval number: a series that starts late is padded, the point budget thins long ones
+      setSample(sr, this.intervals - 1, v);
+      sr.lines = sr.lines ? [sr.lines[0], r.line] : [r.line, r.line];
+    }
+    if (this.intervalMode) return;
+    if (Object.keys(r.labels).length === 0 && r.metricUnit && Number.isFinite(mv)) {
+      const d = derivedMetric(r.metricUnit, mv);
+      if (d) this.readingMetrics.push(metric(d.name, d.value, d.unit, { event: r.event }, r.metricUnit, [r.line, r.line]));
+    }
+    if (r.variance !== undefined) this.readingMetrics.push(metric('counter_stddev_percent', r.variance, '%', { event: r.event, ...r.labels }, '+-', [r.line, r.line]));
+  }
+
+  end() {
+    if (this.commaDecimal === null) this.decide(false);
+    const out = this.out;
+    const metrics: Metric[] = this.readingMetrics;
+    const totals = this.totals;
+    const printedIpc = metrics.some((m) => m.name === 'instructions_per_cycle');
     for (const t of totals.values()) {
       metrics.push(metric('counter_value', t.value, t.unit, { event: t.event, ...t.labels }, t.column, [t.first, t.last]));
       if ((t.event === 'task-clock' || t.event.startsWith('task-clock')) && Object.keys(t.labels).length === 0) metrics.push(metric('task_clock_seconds', t.value, 's', undefined, 'task-clock', [t.first, t.last]));
@@ -271,7 +335,7 @@ class PerfStatSink implements LineSink {
     const get = (e: string): number | undefined => { for (const t of totals.values()) if ((t.event === e || t.event.startsWith(e + ':') || t.event === `cpu_core/${e}/` || t.event === `cpu/${e}/`) && !Object.keys(t.labels).length) return t.value; return undefined; };
     const ins = get('instructions');
     const cyc = get('cycles');
-    if (!derived.has('instructions_per_cycle') && ins !== undefined && cyc) metrics.push(metric('instructions_per_cycle', Math.round((ins / cyc) * 1000) / 1000, 'ratio', undefined, 'instructions / cycles'));
+    if (!printedIpc && ins !== undefined && cyc) metrics.push(metric('instructions_per_cycle', Math.round((ins / cyc) * 1000) / 1000, 'ratio', undefined, 'instructions / cycles'));
     for (const t of this.times) {
       const v = this.value(t.raw);
       const name = t.what === 'time elapsed' ? 'elapsed_seconds' : t.what === 'user' ? 'user_seconds' : 'system_seconds';
@@ -284,14 +348,17 @@ class PerfStatSink implements LineSink {
       const v = this.value(m.value);
       if (Number.isFinite(v)) metrics.push(metric('perf_metric', v, m.unit === '%' ? '%' : 'ratio', { metric: m.name }, m.name, [m.line, m.line]));
     }
-    if (seriesMap.size) {
-      out.series = [...seriesMap.values()].map((s) => { while (s.values.length < intervals.length) s.values.push(NaN); return s; });
+    if (this.seriesMap.size) {
+      out.series = [...this.seriesMap.values()];
+      for (const s of out.series) padTo(s, this.intervals);
     }
     if (this.target) out.facts.perf_target = this.target;
-    if (notCounted.size) out.facts.perf_events_not_counted = [...notCounted];
+    if (this.notCounted.size) out.facts.perf_events_not_counted = [...this.notCounted];
     out.metrics = metrics;
-    out.tables = { counters: table(['interval', 'cpu', 'event', 'value', 'unit', 'metric_value', 'metric_unit', 'stddev_percent', 'running_percent', 'line'], rows, 'counters as printed (value in base units; <not supported>/<not counted> kept as text)') };
-    if (!this.readings.length) this.w.add('no perf stat counters found');
+    out.tables = { counters: table(['interval', 'cpu', 'event', 'value', 'unit', 'metric_value', 'metric_unit', 'stddev_percent', 'running_percent', 'line'], this.rows, 'counters as printed (value in base units; <not supported>/<not counted> kept as text)') };
+    if (!this.readingCount) this.w.add('no perf stat counters found');
+    if (this.droppedRows) this.w.add(`${this.droppedRows} counter readings beyond ${MAX_ROWS} were not kept in the counters table (metrics and series include them)`);
+    if (this.droppedLines) this.w.add(`${this.droppedLines} metric and "seconds" lines beyond ${MAX_LINES_KEPT} were not read`);
     out.warnings = this.w.done();
     return out;
   }
