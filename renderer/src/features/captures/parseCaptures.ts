@@ -120,12 +120,7 @@ async function parseOneFileAsText(api: TunebookApi, file: File, kind: string | u
   } catch (e) {
     const err = describeError(e);
     if (err.code === 'cancelled') return [{ ...errorEntry(file.name, 'file', CANCELLED, kind), cancelled: true }];
-    let message = err.message;
-    // the browser-mode host drops a request body it finds too large without answering
-    if (file.size > 2 ** 20 && /^Cannot reach the Tunebook host/.test(message)) {
-      message += ` The file is ${(file.size / 2 ** 20).toFixed(1)} MiB: the host may have refused a request this large — try the desktop app or \`tunebook parse\`.`;
-    }
-    return [errorEntry(file.name, 'file', message, kind)];
+    return [errorEntry(file.name, 'file', err.message, kind)];
   }
 }
 
