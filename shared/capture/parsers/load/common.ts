@@ -1,6 +1,6 @@
 /** Small helpers shared by the load-generator parsers (ab, wrk, hey, locust, redis-benchmark, sysbench). */
 import type { Labels, Metric, ParseOutput, Unit } from '../../types';
-import { promptCommand } from '../../text';
+import { num, promptCommand } from '../../text';
 
 /** Builds a ParseOutput incrementally. */
 export class Out {
@@ -93,9 +93,8 @@ export function splitCsv(line: string, sep = ','): string[] {
 export function dec(s: string | undefined): number {
   if (s === undefined) return NaN;
   const t = s.trim();
-  // no ambiguous \d+\.?\d* here: that backtracks quadratically on long digit runs
-  if (!/^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/.test(t)) return NaN;
-  return Number(t);
+  // load generators print a dot decimal and no grouping: the shared num() without its comma readings
+  return t.includes(',') ? NaN : num(t);
 }
 
 /** A percentile as a metric-name fragment: 50 → "p50", 99.9 → "p99_9", 100 → "max" is left to the caller. */
