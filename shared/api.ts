@@ -5,8 +5,9 @@
  * Arguments and results are JSON-safe.
  */
 import type {
-  ConfigChange, ConfigChangeInput, Experiment, ExperimentInput, HardwareProfile, HardwareProfileInput,
-  NotebookInfo, RequirementInput, ResultMetric, ResultMetricInput, SearchHit, Study, StudyDetail,
+  CaptureLines, CaptureMatches, ConfigChange, ConfigChangeInput, Experiment, ExperimentCapture, ExperimentInput,
+  HardwareProfile, HardwareProfileInput, ImportOptions, ImportResult, ImportSource, NotebookInfo, Proposals,
+  RequirementInput, ResultMetric, ResultMetricInput, SearchHit, SeriesPoints, StoredCapture, Study, StudyDetail,
   StudySummary, TimelineRow,
 } from './model';
 import type { CaptureJson } from './capture/json';
@@ -67,6 +68,36 @@ export interface ApiMethods {
   parseCaptureText(name: string, text: string, kind?: string): CaptureJson[];
   /** stop every capture parse under way; their calls fail with code 'cancelled' */
   cancelCaptureParsing(): void;
+
+  // evidence: captures stored on experiments (stored verbatim, compressed, deduplicated by SHA-256)
+  /**
+   * Store captures on an experiment: files or folders on the host, browser-mode uploads, or pasted
+   * text. Each file is stored atomically (all of it or nothing); one that fails is reported in
+   * `failed` and the others still import. Progress: onDidProgressStore.
+   */
+  importCaptures(experimentId: number, sources: ImportSource[], options?: ImportOptions): ImportResult;
+  /** stop the import, re-parse or compaction under way; the file being stored is left out entirely */
+  cancelStoreTask(): void;
+  /** a stored capture; findings as judged on `experimentId` (default: its first experiment) */
+  getCapture(captureId: number, experimentId?: number): StoredCapture;
+  /** `count` lines (at most 2,000) from 1-based line `first` */
+  captureLines(captureId: number, first: number, count: number): CaptureLines;
+  /** lines containing `query` (case-insensitive), at most `limit` (default 1,000) */
+  findInCapture(captureId: number, query: string, limit?: number): CaptureMatches;
+  /** one series' points, downsampled to `maxPoints` (default 2,000), optionally within an x range */
+  captureSeries(captureId: number, index: number, range?: { from: number; to: number } | null, maxPoints?: number): SeriesPoints;
+  updateCaptureLink(linkId: number, patch: { note?: string; name?: string }): ExperimentCapture;
+  /** unlinks a capture from its experiment; restoreCaptureLink undoes it (a capture no experiment links is removed after the undo window) */
+  detachCapture(linkId: number): void;
+  restoreCaptureLink(linkId: number): ExperimentCapture;
+  /** parse a stored capture again as `kind` (null: detect it) */
+  setCaptureKind(captureId: number, kind: string | null): StoredCapture;
+  /** parse every stored capture again with the current parsers; changes nothing but the parses and findings */
+  reparseCaptures(): { captures: number; changedKind: number };
+  /** give the space of removed captures back to the disk (VACUUM) */
+  compactNotebook(): { bytesBefore: number; bytesAfter: number; capturesRemoved: number };
+  /** what the experiment's captures suggest: its primary result, its hardware profile, its config changes */
+  experimentProposals(experimentId: number): Proposals;
 }
 
 export interface CaptureKind { id: string; title: string }
@@ -89,8 +120,18 @@ export interface ApiEvents {
   onDidChangeData: { studyId: number | null };
   /** bytes of capture files read so far by the parse under way (a few times a second at most) */
   onDidProgressParse: { read: number; total: number };
+  /** the import, re-parse or compaction under way: file `index` of `count`, bytes read of it */
+  onDidProgressStore: StoreProgress;
+  /** a menu command of the desktop app that the window carries out (Electron only) */
+  onDidRequestAction: RequestedAction;
 }
-export const API_EVENTS = ['onDidChangeNotebook', 'onDidChangeData', 'onDidProgressParse'] as const satisfies readonly (keyof ApiEvents)[];
+export const API_EVENTS = ['onDidChangeNotebook', 'onDidChangeData', 'onDidProgressParse', 'onDidProgressStore', 'onDidRequestAction'] as const satisfies readonly (keyof ApiEvents)[];
+
+export interface StoreProgress { task: 'import' | 'reparse' | 'compact'; file: string; index: number; count: number; read: number; total: number }
+export type RequestedAction =
+  | { action: 'import-captures'; paths: string[] }
+  | { action: 'reparse-captures' }
+  | { action: 'compact-notebook' };
 
 /** Every method name, for hosts that route by name. The type check below keeps it complete. */
 export const API_METHODS = [
@@ -102,6 +143,9 @@ export const API_METHODS = [
   'addResultMetric', 'updateResultMetric', 'deleteResultMetric',
   'search',
   'captureKinds', 'parseCaptureFiles', 'parseCaptureText', 'cancelCaptureParsing',
+  'importCaptures', 'cancelStoreTask', 'getCapture', 'captureLines', 'findInCapture', 'captureSeries',
+  'updateCaptureLink', 'detachCapture', 'restoreCaptureLink', 'setCaptureKind', 'reparseCaptures', 'compactNotebook',
+  'experimentProposals',
 ] as const satisfies readonly ApiMethodName[];
 
 type Missing = Exclude<ApiMethodName, (typeof API_METHODS)[number]>;

@@ -3,10 +3,17 @@
  * Ids are integers assigned by the database. Times are ISO 8601 strings (UTC); dates are YYYY-MM-DD.
  */
 
+import type { CaptureJson } from './capture/json';
+import type { Finding, Labels } from './capture/types';
+import type { SettingChange } from './capture/parsers/settings/diff';
+
 export type Comparator = '>=' | '<=' | '>' | '<' | '=';
 export const COMPARATORS: readonly Comparator[] = ['>=', '<=', '>', '<', '='];
 
-/** One stated requirement of a study, e.g. requests_per_second >= 30000 1/s. */
+/**
+ * One stated requirement of a study, e.g. requests_per_second >= 30000 1/s. The threshold is in the
+ * unit's base unit (shared/units.ts), like results: ≥ 100 MiB/s is stored as 104857600 B/s.
+ */
 export interface Requirement {
   id: number;
   metric: string;
@@ -85,16 +92,54 @@ export type ConfigChangeInput = Omit<ConfigChange, 'id'>;
 
 export type Better = 'higher' | 'lower';
 
+/** Where a result was taken from: a figure of a stored capture. */
+export interface ResultSourceInput {
+  captureId: number;
+  /** the capture's metric name, e.g. iops */
+  metric: string;
+  labels?: Labels;
+  /** the capture's lines the figure was read from */
+  lines?: [number, number];
+}
+export interface ResultSource extends Omit<ResultSourceInput, 'captureId'> {
+  /** null once the capture was removed from the notebook */
+  captureId: number | null;
+  /** the capture's name when the result was taken */
+  captureName: string;
+}
+
 export interface ResultMetric {
   id: number;
   /** canonical name, e.g. requests_per_second */
   name: string;
+  /** in the base unit of `unit` (1/s, B/s, B, s, %, ratio …; shared/units.ts) */
   value: number;
   unit: string;
   better: Better;
   primary: boolean;
+  source: ResultSource | null;
 }
-export type ResultMetricInput = Omit<ResultMetric, 'id'>;
+export type ResultMetricInput = Omit<ResultMetric, 'id' | 'source'> & { source?: ResultSourceInput | null };
+
+/** A stored capture as an experiment lists it (the link carries the note and the findings). */
+export interface ExperimentCapture {
+  linkId: number;
+  captureId: number;
+  /** the name it was attached under (usually the file name) */
+  name: string;
+  kind: string;
+  confidence: number;
+  /** the kind the user chose, null when detected */
+  forcedKind: string | null;
+  sha256: string;
+  bytes: number;
+  lines: number;
+  note: string;
+  /** the experiment's captures judged together */
+  findings: Finding[];
+  warningCount: number;
+  addedAt: string;
+}
 
 export interface Experiment {
   id: number;
@@ -110,6 +155,7 @@ export interface Experiment {
   status: ExperimentStatus;
   configChanges: ConfigChange[];
   metrics: ResultMetric[];
+  captures: ExperimentCapture[];
   createdAt: string;
   updatedAt: string;
 }
@@ -134,17 +180,24 @@ export interface TimelineRow {
   stepChangePercent: number | null;
   /** change from the first experiment (the baseline) with the same primary metric, in percent */
   cumulativeChangePercent: number | null;
-  /** does the value meet the study's requirements on this metric? null when none applies */
+  /** the previous value is in a unit this one cannot be compared with (so no step change) */
+  stepNotComparable: boolean;
+  /** the baseline's value is in a unit this one cannot be compared with */
+  cumulativeNotComparable: boolean;
+  /** does the value meet the study's requirements on this metric? null when none applies (or none is in a comparable unit) */
   meetsGoal: boolean | null;
 }
 
-export type SearchHitKind = 'study' | 'experiment' | 'config' | 'profile';
+export type SearchHitKind = 'study' | 'experiment' | 'config' | 'profile' | 'capture';
 
 export interface SearchHit {
   kind: SearchHitKind;
   studyId: number | null;
   experimentId: number | null;
   profileId: number | null;
+  captureId: number | null;
+  /** the study the hit belongs to (null for profiles) */
+  studyTitle: string | null;
   title: string;
   /** text around the match; the matched words are between \u0002 and \u0003 (never HTML) */
   snippet: string;
@@ -154,4 +207,149 @@ export interface NotebookInfo {
   path: string;
   schemaVersion: number;
   appVersion: string;
+}
+
+// ---- evidence: stored captures -----------------------------------------------------------------
+
+/** What to import: a file or folder on the host, a browser-mode upload, or pasted text. */
+export type ImportSource = { path: string } | { upload: string } | { text: string; name: string };
+
+export interface ImportOptions {
+  /** parse with this capture kind instead of detecting it */
+  kind?: string;
+  /**
+   * Accept the headline-result proposal (tunebook import does by default): when the experiment has
+   * no primary result, the headline figure of an imported load-generator or fio capture becomes it.
+   */
+  acceptResult?: boolean;
+}
+
+export interface ImportedCapture {
+  linkId: number;
+  captureId: number;
+  name: string;
+  kind: string;
+  sha256: string;
+  bytes: number;
+  lines: number;
+  /** the same bytes were already in the notebook: stored once, linked again */
+  deduplicated: boolean;
+  /** the experiment already listed this capture */
+  alreadyLinked: boolean;
+}
+
+export interface ImportResult {
+  imported: ImportedCapture[];
+  /** files that could not be stored, and why (nothing of them was written) */
+  failed: { name: string; message: string }[];
+  /** the primary result set from a headline figure (acceptResult), else null */
+  result: ResultMetric | null;
+  /** the import was cancelled: `imported` were stored before it, the rest are in `failed` */
+  cancelled?: boolean;
+}
+
+export interface CaptureLink {
+  linkId: number;
+  experimentId: number;
+  experimentTitle: string;
+  studyId: number;
+  studyTitle: string;
+  note: string;
+}
+
+/** A stored capture with its parse (series summarized; points through captureSeries). */
+export interface StoredCapture {
+  id: number;
+  name: string;
+  sha256: string;
+  bytes: number;
+  lines: number;
+  kind: string;
+  forcedKind: string | null;
+  confidence: number;
+  parserVersion: number;
+  createdAt: string;
+  /** findings are those of the experiment asked for (or of its first link) */
+  parsed: CaptureJson;
+  links: CaptureLink[];
+  /** results taken from this capture */
+  results: { resultId: number; experimentId: number; name: string; primary: boolean; metric: string; labels?: Labels }[];
+}
+
+export interface CaptureLines {
+  /** 1-based number of lines[0] */
+  first: number;
+  lines: string[];
+  /** lines in the capture */
+  total: number;
+}
+
+export interface CaptureMatches {
+  query: string;
+  matches: { line: number; text: string }[];
+  /** more lines matched than were returned */
+  truncated: boolean;
+}
+
+/** A series' points for a chart, downsampled to at most maxPoints (min and max of each bucket kept). */
+export interface SeriesPoints {
+  index: number;
+  name: string;
+  column: string;
+  unit: string;
+  labels?: Labels;
+  /** epoch milliseconds when the capture had a clock, else the sample number (0-based) */
+  x: number[];
+  y: (number | null)[];
+  xIsTime: boolean;
+  /** the x range covered, and the points it holds before downsampling */
+  from: number;
+  to: number;
+  total: number;
+  downsampled: boolean;
+}
+
+/** A figure of a capture offered as a result. */
+export interface ResultCandidate {
+  name: string;
+  value: number;
+  unit: string;
+  better: Better;
+  /** what a user reads, e.g. "IOPS (write)" */
+  label: string;
+  source: ResultSourceInput;
+}
+
+export interface ResultProposal {
+  captureId: number;
+  captureName: string;
+  candidates: ResultCandidate[];
+  /** index into candidates of the one proposed (the study's usual primary metric when present) */
+  preferred: number;
+}
+
+export interface ProfileProposal {
+  /** the experiment's profile to update, or null: create one */
+  profileId: number | null;
+  suggestedName: string;
+  patch: Partial<HardwareProfileInput>;
+  /** field → capture name it came from */
+  sources: Record<string, string>;
+  notes: string[];
+}
+
+export interface ConfigProposal {
+  kind: string;
+  scope: string;
+  beforeName: string;
+  beforeExperimentTitle: string;
+  afterName: string;
+  /** differences not yet recorded as this experiment's config changes */
+  changes: SettingChange[];
+}
+
+export interface Proposals {
+  result: ResultProposal | null;
+  profile: ProfileProposal | null;
+  configChanges: ConfigProposal[];
 }

@@ -1,12 +1,13 @@
 /**
  * The config changes between two settings snapshots (sysctl -a, ulimit -a, php.ini, my.cnf …),
- * as the CLI's `tunebook diff` computes them: both sides parsed by the back end, refused when a
+ * for the UI, `tunebook diff` and the proposals of stored captures: both sides parsed by the back end, refused when a
  * side holds no settings (or several captures) or the two are different kinds, then diffSettings.
  * Pure: the component owns the parsing and the UI.
  */
-import type { CaptureJson } from '../../../../shared/capture/json';
-import { diffSettings } from '../../../../shared/capture/parsers/settings/diff';
-import type { SettingChange } from '../../../../shared/capture/parsers/settings/diff';
+import type { CaptureJson } from './capture/json';
+import { diffSettings } from './capture/parsers/settings/diff';
+import type { SettingChange } from './capture/parsers/settings/diff';
+import type { ConfigChange } from './model';
 
 export type SideName = 'Before' | 'After';
 
@@ -73,4 +74,9 @@ export function compareSnapshots(before: readonly SnapshotEntry[], after: readon
     beforeName: b.name,
     afterName: a.name,
   };
+}
+
+/** Whether an experiment already records this difference as a config change (the snapshots were added once before). */
+export function isRecorded(existing: readonly Pick<ConfigChange, 'scope' | 'key' | 'before' | 'after'>[], c: SettingChange, scope: string): boolean {
+  return existing.some((e) => e.scope === scope && e.key === c.key && e.before === (c.before ?? '') && e.after === (c.after ?? ''));
 }

@@ -16,6 +16,12 @@ const GROUPS = [load, fio, facts, sysstat, trace, settings];
 export const PARSERS: readonly CaptureParser[] = GROUPS.flatMap((g) => g.parsers);
 export const RULES: readonly FindingRule[] = GROUPS.flatMap((g) => g.rules);
 
+/**
+ * The capture engine's version, stored with every parsed capture. Raise it when a parser reads
+ * more or reads differently; `tunebook reparse` then brings stored captures up to date.
+ */
+export const CAPTURE_ENGINE_VERSION = 1;
+
 /** How much of the start of a capture detection looks at. */
 export const DETECT_BYTES = 64 * 1024;
 /** At most this many warnings are kept per capture; the rest are counted. */
@@ -198,12 +204,20 @@ export function parseText(text: string, opts: ParseOptions = {}): ParsedCapture 
  * skipped: findings are advice, never a reason to lose a capture.
  */
 export function evaluateFindings(captures: readonly ParsedCapture[]): Finding[][] {
-  return captures.map((capture) => {
-    const out: Finding[] = [];
-    for (const rule of RULES) {
-      if (!rule.kinds.includes(capture.kind)) continue;
-      try { out.push(...rule.evaluate({ capture, all: captures })); } catch { /* a broken rule must not lose the capture */ }
-    }
-    return out;
-  });
+  return captures.map((capture) => findingsOf(capture, captures));
+}
+
+/** The findings of one capture among the captures it belongs with (`all` includes it). */
+export function findingsOf(capture: ParsedCapture, all: readonly ParsedCapture[]): Finding[] {
+  const out: Finding[] = [];
+  for (const rule of RULES) {
+    if (!rule.kinds.includes(capture.kind)) continue;
+    try { out.push(...rule.evaluate({ capture, all })); } catch { /* a broken rule must not lose the capture */ }
+  }
+  return out;
+}
+
+/** Whether any finding rule looks at captures of this kind. */
+export function hasRules(kind: string): boolean {
+  return RULES.some((r) => r.kinds.includes(kind));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CaptureJson } from '../../shared/capture/json';
-import { compareSnapshots, snapshotScope } from '../../renderer/src/features/experiments/snapshotDiff';
-import type { SnapshotEntry } from '../../renderer/src/features/experiments/snapshotDiff';
+import { compareSnapshots, snapshotScope } from '../../shared/snapshotDiff';
+import type { SnapshotEntry } from '../../shared/snapshotDiff';
 
 function capture(kind: string, settings: Record<string, string>, file?: string): CaptureJson {
   return { kind, confidence: 1, metrics: [], series: [], facts: {}, settings, findings: [], warnings: [], ...(file ? { file } : {}) };

@@ -3,12 +3,12 @@ import type { Experiment, ExperimentStatus, Requirement } from '../../shared/mod
 import { computeTimeline, percentChange } from '../../shared/timeline';
 
 let nextId = 1;
-function exp(title: string, status: ExperimentStatus, metric?: { name: string; value: number }): Experiment {
+function exp(title: string, status: ExperimentStatus, metric?: { name: string; value: number; unit?: string }): Experiment {
   const id = nextId++;
   return {
     id, studyId: 1, position: id, title, profileId: null, date: '2026-11-29', notes: '', status, configChanges: [],
-    metrics: metric ? [{ id, name: metric.name, value: metric.value, unit: '1/s', better: 'higher', primary: true }] : [],
-    createdAt: '', updatedAt: '',
+    metrics: metric ? [{ id, name: metric.name, value: metric.value, unit: metric.unit ?? '1/s', better: 'higher', primary: true, source: null }] : [],
+    captures: [], createdAt: '', updatedAt: '',
   };
 }
 const rps = (value: number) => ({ name: 'requests_per_second', value });
@@ -52,5 +52,30 @@ describe('timeline', () => {
     ];
     const rows = computeTimeline([exp('queue', 'kept', rps(6000)), exp('cache', 'kept', rps(20000)), exp('ulimit', 'kept', rps(22000)), exp('sysctl', 'kept', rps(50000))], reqs);
     expect(rows.map((r) => r.meetsGoal)).toEqual([false, false, false, true]);
+  });
+
+  it('computes changes on base values and never a percentage across units that differ (case study C)', () => {
+    const bw = (v: number, unit = 'B/s') => ({ name: 'bandwidth_bytes_per_second', value: v, unit });
+    const reqs: Requirement[] = [{ id: 1, metric: 'bandwidth_bytes_per_second', comparator: '>=', threshold: 100 * 2 ** 20, unit: 'B/s', label: '' }];
+    const rows = computeTimeline([
+      exp('random 4k', 'kept', bw(8788 * 1024)),
+      exp('sequential 4k', 'kept', bw(168 * 2 ** 20)),
+      exp('typed in IOPS by mistake', 'kept', bw(43000, '1/s')),
+    ], reqs);
+    // 8,788 KiB/s → 168 MiB/s is a gain, not −98.1 %
+    expect(rows[1]!.stepChangePercent).toBe(1857.6);
+    expect(rows.map((r) => r.meetsGoal)).toEqual([false, true, null]);
+    expect(rows[2]).toMatchObject({ stepChangePercent: null, stepNotComparable: true, cumulativeChangePercent: null, cumulativeNotComparable: true });
+    expect(rows[1]).toMatchObject({ stepNotComparable: false, cumulativeNotComparable: false });
+  });
+
+  it('compares a percent with a ratio in the same terms (errors ≤ 5 %)', () => {
+    const reqs: Requirement[] = [{ id: 1, metric: 'error_ratio', comparator: '<=', threshold: 5, unit: '%', label: 'errors' }];
+    const rows = computeTimeline([
+      exp('502s', 'kept', { name: 'error_ratio', value: 0.3, unit: 'ratio' }),
+      exp('fixed', 'kept', { name: 'error_ratio', value: 0, unit: '%' }),
+    ], reqs);
+    expect(rows.map((r) => r.meetsGoal)).toEqual([false, true]);
+    expect(rows[1]!.stepChangePercent).toBe(-100);
   });
 });

@@ -13,8 +13,8 @@ import { describeError } from '../../api';
 import { useApp } from '../../app/AppContext';
 import { MAX_TEXT_BYTES, parseFiles, parsePasted } from '../captures/parseCaptures';
 import type { CaptureEntry } from '../captures/parseCaptures';
-import { compareSnapshots } from './snapshotDiff';
-import type { SideName, SnapshotDiff as DiffResult } from './snapshotDiff';
+import { compareSnapshots, isRecorded } from '../../../../shared/snapshotDiff';
+import type { SideName, SnapshotDiff as DiffResult } from '../../../../shared/snapshotDiff';
 import './snapshotDiff.css';
 import { useFileDrop } from '../../hooks/useFileDrop';
 import { DropZone } from '../../components/DropZone/DropZone';
@@ -81,8 +81,7 @@ export function SnapshotDiff({ experimentId, existing = [] }: { experimentId: nu
   const clearResult = () => { setResult(null); setAddError(null); };
 
   /** The experiment already records this change (e.g. the snapshots were added once before). */
-  const recorded = (c: SettingChange, inScope: string): boolean =>
-    existing.some((e) => e.scope === inScope && e.key === c.key && e.before === (c.before ?? '') && e.after === (c.after ?? ''));
+  const recorded = (c: SettingChange, inScope: string): boolean => isRecorded(existing, c, inScope);
 
   const show = (r: DiffResult) => {
     setResult(r);
