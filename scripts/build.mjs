@@ -29,6 +29,7 @@ if (only !== 'renderer') {
   const entries = [
     ['electron/cli/main.ts', 'dist/cli.cjs'],
     ['electron/services/parseWorker.ts', 'dist/parseWorker.cjs'],
+    ['electron/services/storeWorker.ts', 'dist/storeWorker.cjs'],
     ['electron/main/main.ts', 'dist/electron/main.cjs'],
     ['electron/main/preload.ts', 'dist/electron/preload.cjs'],
   ];

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
@@ -23,4 +23,36 @@ export const SEED_CAPTURES = {
 
 export function seedPath(name: keyof typeof SEED_CAPTURES): string {
   return path.join(__dirname, 'fixtures', 'captures', SEED_CAPTURES[name], name);
+}
+
+const ROOT = path.join(__dirname, '..');
+
+/**
+ * The CLI and the worker bundles built from the sources into a folder inside the checkout (so they
+ * find better-sqlite3 in node_modules), once per test file. Tests never depend on a stale dist/.
+ */
+let built: Promise<{ dir: string; cli: string; parseWorkerFile: string; storeWorkerFile: string }> | null = null;
+export function buildBundles(): Promise<{ dir: string; cli: string; parseWorkerFile: string; storeWorkerFile: string }> {
+  built ??= (async () => {
+    const { build } = await import('esbuild');
+    const cache = path.join(ROOT, '.cache');
+    // folders of test processes that are gone (a killed run leaves its folder behind)
+    for (const name of (() => { try { return readdirSync(cache); } catch { return []; } })()) {
+      const pid = /^test-build-(\d+)$/.exec(name)?.[1];
+      if (pid && !alive(Number(pid))) rmSync(path.join(cache, name), { recursive: true, force: true });
+    }
+    const dir = path.join(cache, `test-build-${process.pid}`);
+    const entries = { cli: 'electron/cli/main.ts', parseWorker: 'electron/services/parseWorker.ts', storeWorker: 'electron/services/storeWorker.ts' };
+    await Promise.all(Object.entries(entries).map(([name, entry]) => build({
+      entryPoints: [path.join(ROOT, entry)], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+      outfile: path.join(dir, `${name}.cjs`), external: ['better-sqlite3', 'electron'], logLevel: 'silent',
+    })));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    return { dir, cli: path.join(dir, 'cli.cjs'), parseWorkerFile: path.join(dir, 'parseWorker.cjs'), storeWorkerFile: path.join(dir, 'storeWorker.cjs') };
+  })();
+  return built;
+}
+
+function alive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch { return false; }
 }

@@ -1,7 +1,6 @@
 /**
  * The `tunebook` command line: the same services as the app, from a terminal or a script.
- *   tunebook serve [--port N] [--host H] [--notebook FILE]
- *   tunebook parse FILE|DIR... [--json] [--series] [--tables] [--kind KIND]
+ *   tunebook serve | parse | diff | import | show | cat | reparse | vacuum   (see HELP)
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +14,10 @@ import { toCaptureJson } from '../../shared/capture/json';
 import { summarizeSeries } from '../../shared/capture/series';
 import type { ParsedCapture } from '../../shared/capture/types';
 import { TunebookError } from '../../shared/api';
-import { diffSettings } from '../../shared/capture/parsers/settings/diff';
+import type { ImportResult, ResultMetric, StudySummary } from '../../shared/model';
+import { compareSnapshots } from '../../shared/snapshotDiff';
+import { showStudyJson } from '../../shared/showJson';
+import { formatNumber, formatQuantity, parseQuantity } from '../../shared/units';
 
 const HELP = `Tunebook ${APP_VERSION} — a lab notebook for performance tuning
 
@@ -24,6 +26,7 @@ Usage:
       --notebook FILE                 notebook file (default: ${defaultNotebookPath(userDataDir())})
       --port N                        port (default 4750; 0 picks a free one)
       --host H                        address to bind (default 127.0.0.1)
+      --max-upload SIZE               largest capture the page may upload (default 2GiB)
   tunebook parse FILE|DIR... [options]
                                       recognize and parse tool captures (ab, fio, iostat, …)
       --json                          print JSON (one object per file; an array for several)
@@ -33,6 +36,20 @@ Usage:
       --kinds                         list the capture kinds Tunebook reads
   tunebook diff BEFORE AFTER [--json]  settings that differ between two snapshots (sysctl -a,
                                       ulimit -a, php.ini …): the config changes between them
+  tunebook import --study TITLE --experiment TITLE [options] FILE|DIR...
+                                      store captures on an experiment (created when missing)
+      --notebook FILE                 notebook file (default: the app's notebook)
+      --kind KIND                     skip detection and use this parser
+      --no-result                     do not make the headline figure (req/s, IOPS …) the
+                                      experiment's primary result when it has none
+      --json                          print what was stored as JSON
+  tunebook show [STUDY] [--notebook FILE] [--json]
+                                      a study (title or id), or every study: experiments,
+                                      config changes, results, captures and the timeline
+  tunebook cat CAPTURE_ID [--notebook FILE]
+                                      write a stored capture's bytes to stdout, as imported
+  tunebook reparse [--notebook FILE]  parse every stored capture again with this version's parsers
+  tunebook vacuum [--notebook FILE]   give the space of removed captures back to the disk
   tunebook --version | --help
 
 Environment: TUNEBOOK_USER_DATA sets the folder for the default notebook and the recent list.
@@ -45,15 +62,19 @@ function rendererDir(): string {
 
 async function serve(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: {
-    notebook: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'no-open': { type: 'boolean' },
+    notebook: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'no-open': { type: 'boolean' }, 'max-upload': { type: 'string' },
   } });
+  const maxUpload = values['max-upload'] === undefined ? undefined : parseQuantity(values['max-upload'], 'MiB');
+  if (maxUpload === null || (maxUpload && (maxUpload.unit !== 'B' || !(maxUpload.value > 0)))) {
+    throw new TunebookError('invalid', `--max-upload takes a size such as 8GiB or 500MiB, not "${values['max-upload']}"`);
+  }
   const data = userDataDir();
   const notebookPath = path.resolve(values.notebook ?? defaultNotebookPath(data));
   const port = values.port === undefined ? 4750 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TunebookError('invalid', `--port must be a number from 0 to 65535, not "${values.port}"`);
   const host = values.host ?? '127.0.0.1';
   const backend = new Backend({ notebookPath, userDataDir: data });
-  const http = await startHttpHost({ backend, rendererDir: rendererDir(), host, port });
+  const http = await startHttpHost({ backend, rendererDir: rendererDir(), host, port, ...(maxUpload ? { maxUploadBytes: maxUpload.value } : {}) });
   if (!existsSync(path.join(rendererDir(), 'index.html'))) console.error('warning: the UI is not built (run `npm run build`); only the API is served');
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) console.error(`warning: listening on ${host}: anyone who can reach it and has the token can read and change the notebook`);
   console.log(`Notebook: ${notebookPath}`);
@@ -122,21 +143,14 @@ async function parse(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** The scope a settings capture's changes belong to: the tool, or the file name for config files. */
-function settingsScope(c: ParsedCapture): string {
-  return c.kind === 'ini' ? c.file ?? 'config file' : c.kind;
-}
-
 async function diff(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, kind: { type: 'string' } } });
   if (positionals.length !== 2) throw new TunebookError('invalid', 'give two settings snapshots: tunebook diff BEFORE AFTER');
   for (const p of positionals) if (!existsSync(p)) throw new TunebookError('not-found', `no such file: ${p}`);
   const [before, after] = await parseFiles(positionals, values.kind ? { kind: values.kind } : {});
-  for (const c of [before!, after!]) {
-    if (Object.keys(c.settings).length === 0) throw new TunebookError('invalid', `${c.file} holds no settings (read as ${c.kind}); diff takes sysctl, ulimit or ini-style captures`);
-  }
-  if (before!.kind !== after!.kind) throw new TunebookError('invalid', `the two files are different kinds (${before!.kind} and ${after!.kind})`);
-  const changes = diffSettings(before!.settings, after!.settings, settingsScope(after!));
+  const result = compareSnapshots([{ name: before!.file ?? positionals[0]!, capture: toCaptureJson(before!) }], [{ name: after!.file ?? positionals[1]!, capture: toCaptureJson(after!) }]);
+  if (!result.ok) throw new TunebookError('invalid', result.error);
+  const changes = result.changes;
   if (values.json) {
     process.stdout.write(JSON.stringify(changes, null, 2) + '\n');
   } else if (changes.length === 0) {
@@ -145,6 +159,145 @@ async function diff(argv: string[]): Promise<number> {
     for (const c of changes) console.log(`${c.key}: ${c.before ?? '(unset)'} → ${c.after ?? '(unset)'}`);
   }
   return 0;
+}
+
+/** The notebook a command works on: --notebook, or the app's default one. */
+function notebookFile(value: string | undefined): string {
+  return path.resolve(value ?? defaultNotebookPath(userDataDir()));
+}
+
+/** Open an existing notebook (commands that only read or tidy one never create it). */
+function openExisting(file: string): Backend {
+  if (!existsSync(file)) throw new TunebookError('not-found', `no notebook at ${file} (give one with --notebook FILE)`);
+  return new Backend({ notebookPath: file, userDataDir: userDataDir() });
+}
+
+function findStudy(studies: StudySummary[], ref: string): StudySummary | undefined {
+  if (/^\d+$/.test(ref)) {
+    const byId = studies.find((s) => s.id === Number(ref));
+    if (byId) return byId;
+  }
+  return studies.find((s) => s.title === ref.trim());
+}
+
+/** "2,197 IOPS (primary)" */
+function resultText(m: ResultMetric): string {
+  return `${m.name} = ${formatQuantity(m.value, m.unit, m.name)}${m.primary ? ' (primary)' : ''}`;
+}
+
+const bytesText = (n: number): string => formatQuantity(n, 'B');
+
+/** Progress on a terminal only: one line, rewritten in place. */
+function progressPrinter(backend: Backend): () => void {
+  if (!process.stderr.isTTY) return () => {};
+  const off = backend.on('onDidProgressStore', (p) => {
+    const pct = p.total > 0 ? Math.floor((p.read / p.total) * 100) : 0;
+    process.stderr.write(`\r\x1b[K${p.task} ${p.index + 1}/${p.count} ${p.file} ${pct} %`);
+  });
+  return () => { off(); process.stderr.write('\r\x1b[K'); };
+}
+
+async function importCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
+    notebook: { type: 'string' }, study: { type: 'string' }, experiment: { type: 'string' }, kind: { type: 'string' },
+    'no-result': { type: 'boolean' }, json: { type: 'boolean' },
+  } });
+  if (!values.study?.trim()) throw new TunebookError('invalid', 'name the study: tunebook import --study TITLE --experiment TITLE FILE...');
+  if (!values.experiment?.trim()) throw new TunebookError('invalid', 'name the experiment: tunebook import --study TITLE --experiment TITLE FILE...');
+  if (positionals.length === 0) throw new TunebookError('invalid', 'give one or more capture files or folders to import');
+  for (const p of positionals) if (!existsSync(p)) throw new TunebookError('not-found', `no such file or folder: ${p}`);
+  const backend = new Backend({ notebookPath: notebookFile(values.notebook), userDataDir: userDataDir() });
+  const done = progressPrinter(backend);
+  try {
+    const api = backend.api;
+    const studyTitle = values.study.trim();
+    const study = findStudy(api.listStudies(), studyTitle) ?? api.createStudy({ title: studyTitle });
+    const expTitle = values.experiment.trim();
+    const experiment = api.getStudy(study.id).experiments.find((e) => e.title === expTitle) ?? api.createExperiment(study.id, { title: expTitle });
+    const result = await (api.importCaptures(experiment.id, positionals.map((p) => ({ path: path.resolve(p) })), {
+      ...(values.kind ? { kind: values.kind } : {}), acceptResult: values['no-result'] !== true,
+    }) as unknown as Promise<ImportResult>);
+    done();
+    if (values.json) {
+      process.stdout.write(JSON.stringify({ study: { id: study.id, title: study.title }, experiment: { id: experiment.id, title: experiment.title }, ...result }, null, 2) + '\n');
+    } else {
+      console.log(`${study.title} › ${experiment.title}`);
+      for (const c of result.imported) {
+        const how = c.alreadyLinked ? 'already on this experiment' : c.deduplicated ? 'linked (same bytes already stored)' : 'stored';
+        console.log(`  ${how}: ${c.name}  capture ${c.captureId}  ${c.kind}  ${bytesText(c.bytes)}, ${formatNumber(c.lines)} lines  sha256 ${c.sha256.slice(0, 12)}…`);
+      }
+      if (result.result) console.log(`  result: ${resultText(result.result)} from ${result.result.source?.captureName ?? 'a capture'}`);
+    }
+    for (const f of result.failed) console.error(`tunebook: not imported: ${f.name}: ${f.message}`);
+    return result.failed.length ? 1 : 0;
+  } finally {
+    done();
+    backend.close();
+  }
+}
+
+async function show(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { notebook: { type: 'string' }, json: { type: 'boolean' } } });
+  if (positionals.length > 1) throw new TunebookError('invalid', 'give at most one study (its title or id): tunebook show [STUDY]');
+  const backend = openExisting(notebookFile(values.notebook));
+  try {
+    const api = backend.api;
+    const studies = api.listStudies();
+    const chosen = positionals.length ? [findStudy(studies, positionals[0]!) ?? (() => { throw new TunebookError('not-found', `no study "${positionals[0]}" (tunebook show lists them)`); })()] : studies;
+    const profiles = api.listProfiles();
+    const out = chosen.map((s) => showStudyJson(api.getStudy(s.id), api.timeline(s.id), profiles));
+    if (values.json) {
+      process.stdout.write(JSON.stringify(positionals.length ? out[0] : out, null, 2) + '\n');
+      return 0;
+    }
+    for (const s of out) {
+      console.log(`${s.title}  (study ${s.id}, ${s.experiments.length} experiments)`);
+      for (const r of s.timeline) {
+        const value = r.value === null ? '—' : formatQuantity(r.value, r.unit ?? '', r.metric ?? undefined);
+        const step = r.stepNotComparable ? 'not comparable' : r.stepChangePercent === null ? '' : `${r.stepChangePercent > 0 ? '+' : ''}${formatNumber(r.stepChangePercent)} %`;
+        const e = s.experiments.find((x) => x.id === r.experimentId)!;
+        console.log(`  ${r.position === 0 ? 'B' : r.position}. ${r.title} [${r.status}]  ${r.metric ?? ''} ${value}  ${step}  ${e.captures.length ? `${e.captures.length} captures` : ''}`.trimEnd());
+      }
+    }
+    return 0;
+  } finally {
+    backend.close();
+  }
+}
+
+async function cat(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { notebook: { type: 'string' } } });
+  if (positionals.length !== 1 || !/^\d+$/.test(positionals[0]!)) throw new TunebookError('invalid', 'give one capture id: tunebook cat CAPTURE_ID (tunebook show --json lists them)');
+  const backend = openExisting(notebookFile(values.notebook));
+  try {
+    for (const bytes of backend.captureBytes(Number(positionals[0]))) {
+      if (!process.stdout.write(bytes)) await new Promise<void>((resolve) => process.stdout.once('drain', resolve));
+    }
+    return 0;
+  } finally {
+    backend.close();
+  }
+}
+
+async function maintenance(argv: string[], task: 'reparse' | 'vacuum'): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { notebook: { type: 'string' } } });
+  const backend = openExisting(notebookFile(values.notebook));
+  const done = progressPrinter(backend);
+  try {
+    if (task === 'reparse') {
+      const r = await (backend.api.reparseCaptures() as unknown as Promise<{ captures: number; changedKind: number }>);
+      done();
+      console.log(`re-parsed ${formatNumber(r.captures)} captures${r.changedKind ? ` (${formatNumber(r.changedKind)} now read as another kind)` : ''}`);
+    } else {
+      const r = await (backend.api.compactNotebook() as unknown as Promise<{ bytesBefore: number; bytesAfter: number; capturesRemoved: number }>);
+      done();
+      console.log(`${bytesText(r.bytesBefore)} → ${bytesText(r.bytesAfter)}${r.capturesRemoved ? ` (${formatNumber(r.capturesRemoved)} removed captures deleted)` : ''}`);
+    }
+    return 0;
+  } finally {
+    done();
+    backend.close();
+  }
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -163,6 +316,16 @@ async function main(argv: string[]): Promise<number> {
       return parse(rest);
     case 'diff':
       return diff(rest);
+    case 'import':
+      return importCommand(rest);
+    case 'show':
+      return show(rest);
+    case 'cat':
+      return cat(rest);
+    case 'reparse':
+      return maintenance(rest, 'reparse');
+    case 'vacuum':
+      return maintenance(rest, 'vacuum');
     default:
       console.error(`tunebook: unknown command "${cmd}"\n`);
       process.stderr.write(HELP);

@@ -100,6 +100,7 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS, t
     if (m.version !== version + 1) throw new Error(`cannot migrate from schema ${version} to ${m.version}`);
     db.transaction(() => {
       db.exec(m.up);
+      m.run?.(db);
       db.pragma(`user_version = ${m.version}`);
     })();
     version = m.version;

@@ -4,8 +4,10 @@
  */
 import type { Db } from './connection';
 import type {
-  ConfigChange, Disk, Experiment, ExperimentStatus, HardwareProfile, Requirement, ResultMetric, SearchHit, Study, StudySummary,
+  ConfigChange, Disk, Experiment, ExperimentCapture, ExperimentStatus, HardwareProfile, Requirement, ResultMetric, ResultSource,
+  SearchHit, Study, StudySummary,
 } from '../../shared/model';
+import { experimentLinks, studyLinks } from './captureQueries';
 
 export const now = (): string => new Date().toISOString();
 
@@ -109,17 +111,29 @@ interface ExperimentRow {
   status: ExperimentStatus; created_at: string; updated_at: string;
 }
 
-function toExperiment(r: ExperimentRow, changes: ConfigChange[], metrics: ResultMetric[]): Experiment {
+function toExperiment(r: ExperimentRow, changes: ConfigChange[], metrics: ResultMetric[], captures: ExperimentCapture[]): Experiment {
   return {
     id: r.id, studyId: r.study_id, position: r.position, title: r.title, profileId: r.profile_id, date: r.date, notes: r.notes,
-    status: r.status, configChanges: changes, metrics, createdAt: r.created_at, updatedAt: r.updated_at,
+    status: r.status, configChanges: changes, metrics, captures, createdAt: r.created_at, updatedAt: r.updated_at,
   };
 }
 
-interface MetricRow { id: number; experiment_id: number; name: string; value: number; unit: string; better: 'higher' | 'lower'; is_primary: number }
+interface MetricRow {
+  id: number; experiment_id: number; name: string; value: number; unit: string; better: 'higher' | 'lower'; is_primary: number;
+  capture_id: number | null; source: string | null;
+}
 interface ChangeRow extends ConfigChange { experiment_id: number }
 
-const toMetric = (m: MetricRow): ResultMetric => ({ id: m.id, name: m.name, value: m.value, unit: m.unit, better: m.better, primary: m.is_primary === 1 });
+function toSource(m: MetricRow): ResultSource | null {
+  if (m.source === null) return null;
+  const s = JSON.parse(m.source) as Omit<ResultSource, 'captureId'>;
+  return { ...s, captureId: m.capture_id };
+}
+
+const toMetric = (m: MetricRow): ResultMetric => ({
+  id: m.id, name: m.name, value: m.value, unit: m.unit, better: m.better, primary: m.is_primary === 1, source: toSource(m),
+});
+const toCapture = ({ experimentId: _e, deletedAt: _d, ...link }: ReturnType<typeof experimentLinks>[number]): ExperimentCapture => link;
 const toChange = (c: ChangeRow): ConfigChange => ({ id: c.id, scope: c.scope, key: c.key, before: c.before, after: c.after, why: c.why });
 
 /** The live experiments of a study, in order, with their changes and metrics (three queries, not N+1). */
@@ -129,9 +143,11 @@ export function listExperiments(db: Db, studyId: number): Experiment[] {
     WHERE e.study_id = ? ORDER BY c.position, c.id`).all(studyId) as ChangeRow[];
   const metrics = db.prepare(`SELECT m.* FROM result_metric m JOIN experiment e ON e.id = m.experiment_id
     WHERE e.study_id = ? ORDER BY m.position, m.id`).all(studyId) as MetricRow[];
+  const links = studyLinks(db, studyId);
   return rows.map((r) => toExperiment(r,
     changes.filter((c) => c.experiment_id === r.id).map(toChange),
-    metrics.filter((m) => m.experiment_id === r.id).map(toMetric)));
+    metrics.filter((m) => m.experiment_id === r.id).map(toMetric),
+    links.filter((l) => l.experimentId === r.id).map(toCapture)));
 }
 
 export function getExperiment(db: Db, id: number, includeDeleted = false): Experiment | undefined {
@@ -139,7 +155,7 @@ export function getExperiment(db: Db, id: number, includeDeleted = false): Exper
   if (!r) return undefined;
   const changes = (db.prepare(`SELECT * FROM config_change WHERE experiment_id = ? ORDER BY position, id`).all(id) as ChangeRow[]).map(toChange);
   const metrics = (db.prepare(`SELECT * FROM result_metric WHERE experiment_id = ? ORDER BY position, id`).all(id) as MetricRow[]).map(toMetric);
-  return toExperiment(r, changes, metrics);
+  return toExperiment(r, changes, metrics, experimentLinks(db, id).map(toCapture));
 }
 
 export function nextPosition(db: Db, table: 'experiment' | 'config_change' | 'result_metric', parentColumn: string, parentId: number): number {
@@ -204,13 +220,27 @@ export function clearPrimary(db: Db, experimentId: number): void {
   db.prepare(`UPDATE result_metric SET is_primary = 0 WHERE experiment_id = ?`).run(experimentId);
 }
 
-export function insertResultMetric(db: Db, experimentId: number, m: Omit<ResultMetric, 'id'>): number {
-  return Number(db.prepare(`INSERT INTO result_metric (experiment_id, position, name, value, unit, better, is_primary) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-    .run(experimentId, nextPosition(db, 'result_metric', 'experiment_id', experimentId), m.name, m.value, m.unit, m.better, m.primary ? 1 : 0).lastInsertRowid);
+export type ResultColumns = Omit<ResultMetric, 'id'>;
+
+const sourceJson = (s: ResultSource | null): string | null => {
+  if (!s) return null;
+  const { captureId: _c, ...rest } = s;
+  return JSON.stringify(rest);
+};
+
+export function insertResultMetric(db: Db, experimentId: number, m: ResultColumns): number {
+  return Number(db.prepare(`INSERT INTO result_metric (experiment_id, position, name, value, unit, better, is_primary, capture_id, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    .run(experimentId, nextPosition(db, 'result_metric', 'experiment_id', experimentId), m.name, m.value, m.unit, m.better, m.primary ? 1 : 0,
+      m.source?.captureId ?? null, sourceJson(m.source)).lastInsertRowid);
 }
 
-export function updateResultMetric(db: Db, id: number, m: Omit<ResultMetric, 'id'>): void {
-  db.prepare(`UPDATE result_metric SET name = ?, value = ?, unit = ?, better = ?, is_primary = ? WHERE id = ?`).run(m.name, m.value, m.unit, m.better, m.primary ? 1 : 0, id);
+export function updateResultMetric(db: Db, id: number, m: ResultColumns): void {
+  db.prepare(`UPDATE result_metric SET name = ?, value = ?, unit = ?, better = ?, is_primary = ?, capture_id = ?, source = ? WHERE id = ?`)
+    .run(m.name, m.value, m.unit, m.better, m.primary ? 1 : 0, m.source?.captureId ?? null, sourceJson(m.source), id);
+}
+
+export function hasPrimaryResult(db: Db, experimentId: number): boolean {
+  return db.prepare(`SELECT 1 FROM result_metric WHERE experiment_id = ? AND is_primary = 1`).get(experimentId) !== undefined;
 }
 
 export function deleteResultMetric(db: Db, id: number): void {
@@ -231,14 +261,17 @@ export function search(db: Db, input: string, limit = 50): SearchHit[] {
   if (!q) return [];
   const rows = db.prepare(`
     SELECT si.kind, si.study_id AS studyId, si.experiment_id AS experimentId, si.profile_id AS profileId,
-           CASE WHEN si.kind = 'config' THEN coalesce(e.title, '') || ' · ' || si.title ELSE si.title END AS title,
+           l.capture_id AS captureId, s.title AS studyTitle,
+           CASE WHEN si.kind IN ('config', 'capture') THEN coalesce(e.title, '') || ' · ' || si.title ELSE si.title END AS title,
            snippet(search_index, -1, char(2), char(3), '…', 12) AS snippet
     FROM search_index si
     LEFT JOIN study s ON s.id = si.study_id
     LEFT JOIN experiment e ON e.id = si.experiment_id
+    LEFT JOIN experiment_capture l ON si.kind = 'capture' AND l.id = si.ref_id
     WHERE search_index MATCH ?
       AND (si.study_id IS NULL OR s.deleted_at IS NULL)
       AND (si.experiment_id IS NULL OR e.deleted_at IS NULL)
+      AND (si.kind <> 'capture' OR l.deleted_at IS NULL)
     ORDER BY rank
     LIMIT ?`).all(q, limit) as SearchHit[];
   return rows;

@@ -4,14 +4,18 @@
  * (printed with the URL); requests from another Origin or for another Host are refused, which
  * keeps other web pages and DNS-rebinding attacks away from the notebook.
  *   POST /api/<method>   {"args": [...]}  →  {"result": …} | {"error": {code, message}}
+ *   POST /api/upload?name=FILE  raw bytes  →  {"result": {"upload": id}}  (then importCaptures({ upload: id }))
  *   GET  /api/events?token=…  Server-Sent Events (ApiEvents)
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync, statSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { API_EVENTS, isApiMethod } from '../../shared/api';
-import { MAX_CAPTURE_TEXT, toErrorBody, type Backend } from '../services/backend';
+import { MAX_CAPTURE_TEXT, type Backend } from '../services/backend';
+import { toErrorBody } from '../services/errors';
 import { contentType, RENDERER_CSP, resolveStaticPath } from './staticFiles';
 
 export interface HttpHostOptions {
@@ -22,7 +26,12 @@ export interface HttpHostOptions {
   port?: number;
   token?: string;
   log?: (e: unknown) => void;
+  /** largest capture upload accepted (default DEFAULT_MAX_UPLOAD; `tunebook serve --max-upload` raises it) */
+  maxUploadBytes?: number;
 }
+
+/** Uploads are streamed to disk, so the limit is about disk space, not memory. */
+export const DEFAULT_MAX_UPLOAD = 2 * 1024 ** 3;
 
 export interface HttpHost {
   url: string;
@@ -75,6 +84,7 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   const token = opts.token ?? randomBytes(24).toString('hex');
   const log = opts.log ?? ((e: unknown) => console.error(e));
   const backend = opts.backend;
+  const maxUpload = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD;
   let port = 0;
   const sse = new Set<ServerResponse>();
 
@@ -97,6 +107,7 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     if (!authorized(req, url)) return sendError(res, 'unauthorized', 'missing or wrong token: open the URL printed by `tunebook serve`');
     const name = url.pathname.slice('/api/'.length);
     if (name === 'events' && req.method === 'GET') return openEvents(req, res);
+    if (name === 'upload' && req.method === 'POST') return receiveUpload(req, res, url);
     if (req.method !== 'POST') return sendError(res, 'invalid', 'use POST for API calls');
     if (!isApiMethod(name)) return sendError(res, 'not-found', `unknown method "${name}"`);
     if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return sendError(res, 'invalid', 'send the arguments as application/json');
@@ -122,6 +133,33 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
       if (body.code === 'internal') log(e);
       sendError(res, body.code, body.message);
     }
+  }
+
+  /** Stream an uploaded capture to a file of the back end, within the size limit, and hand it over. */
+  async function receiveUpload(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const fileName = (url.searchParams.get('name') ?? '').trim().slice(0, 1000) || 'upload.txt';
+    const tooLarge = () => {
+      send(res, 413, { error: { code: 'invalid', message: `${fileName} is larger than this server accepts (${Math.round(maxUpload / 1024 ** 2).toLocaleString('en-US')} MiB); start it with \`tunebook serve --max-upload SIZE\`, or use \`tunebook import\`` } }, { Connection: 'close' });
+      res.on('finish', () => req.destroy());
+    };
+    if (Number(req.headers['content-length'] ?? 0) > maxUpload) return tooLarge();
+    const file = backend.uploadTarget();
+    let size = 0;
+    const limit = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        done(size > maxUpload ? new BodyTooLarge() : null, chunk);
+      },
+    });
+    try {
+      await pipeline(req, limit, createWriteStream(file, { mode: 0o600 }));
+    } catch (e) {
+      rmSync(file, { force: true });
+      if (e instanceof BodyTooLarge) return tooLarge();
+      if (!res.headersSent && !req.destroyed) sendError(res, 'internal', `the upload of ${fileName} failed: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    send(res, 200, { result: { upload: backend.registerUpload(file, fileName) } });
   }
 
   function openEvents(req: IncomingMessage, res: ServerResponse): void {

@@ -12,7 +12,7 @@
  */
 import type { ApiEvents, ApiMethodName } from '../../shared/api';
 import { API_EVENTS, API_METHODS, isApiMethod } from '../../shared/api';
-import { toErrorBody } from '../services/backend';
+import { toErrorBody } from '../services/errors';
 import type { IpcEnvelope } from './channels';
 import { METHOD_CHANNEL_PREFIX, eventChannel, methodChannel } from './channels';
 import { isAppUrl } from './security';

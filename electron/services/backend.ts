@@ -4,14 +4,23 @@
  * event fan-out; dispatches contract calls by name.
  */
 import { EventEmitter } from 'node:events';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { API_METHODS, isApiMethod, TunebookError, type ApiEvents, type ApiMethodName, type ApiMethods } from '../../shared/api';
-import type { NotebookInfo } from '../../shared/model';
+import type { ImportOptions, ImportResult, NotebookInfo } from '../../shared/model';
 import * as v from '../../shared/validate';
 import { openNotebookDb, schemaVersion, type Db } from '../db/connection';
+import * as cq from '../db/captureQueries';
 import { NotebookService } from './notebookService';
-import { ParsePool } from './parsePool';
+import { WorkerClient } from './workerClient';
+import type { CaptureJson } from '../../shared/capture/json';
+import type { ParseEvent, ParseRequest } from './parseWorker';
+import type { ImportFile, StoreEvent, StoreJob, StoreResult } from './storeWorker';
+import { walkPaths } from './captureFiles';
+import * as store from './captureStore';
+import { storeError } from './errors';
 import { PARSERS } from '../../shared/capture/registry';
 
 /** Largest pasted capture accepted over the API (files on disk are streamed and have no limit). */
@@ -32,9 +41,20 @@ export interface BackendOptions {
   appVersion?: string;
   /** the built parse worker (default: parseWorker.cjs beside the running bundle) */
   parseWorkerFile?: string;
+  /** the built store worker (default: storeWorker.cjs beside the running bundle) */
+  storeWorkerFile?: string;
 }
 
 const MAX_RECENT = 10;
+
+/**
+ * How long an unlinked capture can still be brought back (the Undo of "Remove"): after that, a
+ * capture no experiment links any more is deleted from the notebook.
+ */
+export const UNDO_WINDOW_MS = 5 * 60_000;
+
+/** An upload received by browser mode, waiting to be imported. */
+interface Upload { file: string; name: string }
 
 export class Backend {
   private db: Db;
@@ -42,15 +62,21 @@ export class Backend {
   private notebookPath: string;
   private readonly events = new EventEmitter();
   private readonly appVersion: string;
-  private readonly parsePool: ParsePool;
+  private readonly parsePool: WorkerClient<ParseRequest, CaptureJson[], ParseEvent>;
+  private readonly store: WorkerClient<StoreJob, StoreResult, StoreEvent>;
+  private readonly uploads = new Map<string, Upload>();
+  private tempRoot: string | null = null;
+  private purgeTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly opts: BackendOptions) {
     this.appVersion = opts.appVersion ?? APP_VERSION;
-    this.parsePool = new ParsePool(opts.parseWorkerFile);
+    this.parsePool = new WorkerClient(opts.parseWorkerFile ?? path.join(__dirname, 'parseWorker.cjs'));
+    this.store = new WorkerClient(opts.storeWorkerFile ?? path.join(__dirname, 'storeWorker.cjs'));
     this.notebookPath = path.resolve(opts.notebookPath);
     this.db = openNotebookDb(this.notebookPath, { create: true });
     this.service = this.wire(new NotebookService(this.db));
     this.remember(this.notebookPath);
+    this.purge();
   }
 
   private wire(s: NotebookService): NotebookService {
@@ -77,8 +103,10 @@ export class Backend {
     if (create && path.extname(target) === '') v.fail(`a new notebook needs a file name ending in ${NOTEBOOK_EXTENSION}`);
     if (target === this.notebookPath) return this.info();
     const db = openNotebookDb(target, { create });
+    this.purge();
     this.db.close();
     this.db = db;
+    this.purge();
     this.service = this.wire(new NotebookService(db));
     this.notebookPath = target;
     this.remember(target);
@@ -133,14 +161,29 @@ export class Backend {
           last = now;
           this.emit('onDidProgressParse', { read, total });
         };
-        return this.parsePool.run({ op: 'files', paths: list, ...this.kindArg(args[1]) }, progress);
+        return this.parsePool.run({ op: 'files', paths: list, ...this.kindArg(args[1]) }, (p) => progress(p.read, p.total));
       }
       case 'parseCaptureText': {
         const name = v.text(args[0], 'name', { max: 1000 });
         const text = v.text(args[1], 'text', { max: MAX_CAPTURE_TEXT });
         return this.parsePool.run({ op: 'text', name, text, ...this.kindArg(args[2]) });
       }
-      case 'cancelCaptureParsing': return this.parsePool.cancel();
+      case 'cancelCaptureParsing': return this.parsePool.cancel('parsing was cancelled');
+      case 'importCaptures': return this.importCaptures(args[0], args[1], args[2]);
+      case 'cancelStoreTask': return this.store.cancel('cancelled: the file being stored was left out, the notebook is as it was before it');
+      case 'setCaptureKind': {
+        const id = v.id(args[0], 'capture id');
+        const kind = args[1] === null ? null : this.kindArg(args[1]).kind ?? null;
+        this.service.getCapture(id); // not found → a clear error before the worker starts
+        return this.runStore({ op: 'reparse', notebook: this.notebookPath, captureIds: [id], kind }).then(() => this.service.getCapture(id));
+      }
+      case 'reparseCaptures': return this.runStore({ op: 'reparse', notebook: this.notebookPath, captureIds: null });
+      case 'compactNotebook': return this.runStore({ op: 'compact', notebook: this.notebookPath, purgeBefore: new Date().toISOString() });
+      case 'detachCapture': {
+        this.service.detachCapture(args[0] as number);
+        this.schedulePurge();
+        return undefined;
+      }
       default: {
         const fn = this.service[method] as (...a: unknown[]) => unknown;
         return fn.apply(this.service, args);
@@ -148,11 +191,118 @@ export class Backend {
     }
   }
 
+  /** Run a job in the store worker, announcing its progress and the changes it commits. */
+  private runStore<R extends StoreResult>(job: StoreJob): Promise<R> {
+    return this.store.run(job, (e) => {
+      if ('progress' in e) this.emit('onDidProgressStore', e.progress);
+      else if ('committed' in e) this.emit('onDidChangeData', { studyId: e.studyId });
+      else this.emit('onDidChangeData', { studyId: e.changed });
+    }) as Promise<R>;
+  }
+
+  /** A folder of this process for staging files, uploads and pasted text (removed at close). */
+  private tempDir(sub: string): string {
+    this.tempRoot ??= mkdtempSync(path.join(os.tmpdir(), 'tunebook-'));
+    const dir = path.join(this.tempRoot, sub);
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+
+  /** Browser mode: an uploaded file (streamed to disk by the HTTP host) waiting for importCaptures. */
+  uploadTarget(): string {
+    return path.join(this.tempDir('uploads'), randomBytes(12).toString('hex'));
+  }
+
+  registerUpload(file: string, name: string): string {
+    const id = path.basename(file);
+    this.uploads.set(id, { file, name });
+    return id;
+  }
+
+  private async importCaptures(experimentId: unknown, rawSources: unknown, rawOptions: unknown): Promise<ImportResult> {
+    const e = this.service.experimentById(experimentId);
+    if (!Array.isArray(rawSources) || rawSources.length === 0) v.fail('give one or more captures to import');
+    if (rawSources.length > 10_000) v.fail('at most 10,000 sources in one import');
+    const o = rawOptions === undefined || rawOptions === null ? {} : v.record(rawOptions, 'options');
+    const options: ImportOptions = {
+      ...this.kindArg(o.kind),
+      acceptResult: o.acceptResult === undefined ? false : v.bool(o.acceptResult, 'acceptResult'),
+    };
+    const files: ImportFile[] = [];
+    const failed: ImportResult['failed'] = [];
+    const temps: string[] = [];
+    rawSources.forEach((raw, i) => {
+      const r = v.record(raw, `source ${i + 1}`);
+      if (r.path !== undefined) {
+        const { files: found, problems } = walkPaths([path.resolve(v.text(r.path, `source ${i + 1} path`, { required: true, max: 4096 }))]);
+        files.push(...found);
+        for (const p of problems) failed.push({ name: path.basename(p.path), message: storeError(p.error, path.basename(p.path)).message });
+      } else if (r.upload !== undefined) {
+        const up = this.uploads.get(v.text(r.upload, `source ${i + 1} upload`, { max: 100 }));
+        if (!up) v.fail(`upload ${String(r.upload)} is unknown or was already imported`);
+        this.uploads.delete(path.basename(up.file));
+        files.push({ path: up.file, name: up.name });
+        temps.push(up.file);
+      } else if (r.text !== undefined) {
+        const name = v.text(r.name, `source ${i + 1} name`, { required: true, max: 1000 }).trim();
+        const text = v.text(r.text, `source ${i + 1} text`, { required: true, max: MAX_CAPTURE_TEXT });
+        const file = path.join(this.tempDir('pasted'), randomBytes(12).toString('hex'));
+        writeFileSync(file, text);
+        files.push({ path: file, name });
+        temps.push(file);
+      } else {
+        v.fail(`source ${i + 1} needs a path, an upload or a text`);
+      }
+    });
+    const committed: ImportResult['imported'] = [];
+    try {
+      if (!files.length) return { imported: [], failed, result: null };
+      const result = await this.store.run({
+        op: 'import', notebook: this.notebookPath, experimentId: e.id, files, acceptResult: options.acceptResult === true,
+        stagingDir: this.tempDir('staging'), ...(options.kind ? { kind: options.kind } : {}),
+      }, (ev) => {
+        if ('committed' in ev) committed.push(ev.committed);
+        if ('progress' in ev) this.emit('onDidProgressStore', ev.progress);
+        else this.emit('onDidChangeData', { studyId: 'committed' in ev ? ev.studyId : ev.changed });
+      }) as ImportResult;
+      return { ...result, failed: [...failed, ...result.failed] };
+    } catch (err) {
+      if (!(err instanceof TunebookError) || err.code !== 'cancelled') throw err;
+      // what was committed before the cancel stays; the rest was not stored
+      const done = new Set(committed.map((c) => c.name));
+      const left = files.filter((f) => !done.has(f.name)).map((f) => ({ name: f.name, message: 'not stored: the import was cancelled' }));
+      return { imported: committed, failed: [...failed, ...left], result: null, cancelled: true };
+    } finally {
+      for (const t of temps) rmSync(t, { force: true });
+    }
+  }
+
+  /** Forget captures unlinked longer ago than the undo window (and those no experiment links any more). */
+  private purge(): void {
+    try {
+      const before = new Date(Date.now() - UNDO_WINDOW_MS).toISOString();
+      if (this.db.open) this.db.transaction(() => cq.purgeDetached(this.db, before)).immediate();
+    } catch {
+      // housekeeping never fails a user's action; the next open tries again
+    }
+  }
+
+  private schedulePurge(): void {
+    if (this.purgeTimer) clearTimeout(this.purgeTimer);
+    this.purgeTimer = setTimeout(() => { this.purgeTimer = null; this.purge(); }, UNDO_WINDOW_MS + 1000);
+    this.purgeTimer.unref();
+  }
+
   private kindArg(kind: unknown): { kind?: string } {
     if (kind === undefined || kind === null || kind === '') return {};
     const k = v.text(kind, 'kind', { max: 100 });
     if (k !== 'text' && !PARSERS.some((p) => p.id === k)) v.fail(`unknown capture kind "${k}"`);
     return { kind: k };
+  }
+
+  /** The bytes of a stored capture, exactly as imported (`tunebook cat`). */
+  captureBytes(id: number): Generator<Buffer> {
+    return store.captureBytes(this.db, v.id(id, 'capture id'));
   }
 
   /** A typed view of the API for the CLI and tests (the parse methods return Promises at run time). */
@@ -165,19 +315,10 @@ export class Backend {
   close(): void {
     this.events.removeAllListeners();
     void this.parsePool.close();
+    void this.store.close();
+    if (this.purgeTimer) clearTimeout(this.purgeTimer);
+    this.purge();
     if (this.db.open) this.db.close();
+    if (this.tempRoot) rmSync(this.tempRoot, { recursive: true, force: true });
   }
-}
-
-/**
- * Turn anything thrown into the wire form (ApiErrorBody['error']). A TunebookError keeps its code
- * (also one from another realm, recognised by name); anything else is an internal error, logged
- * by the caller, whose message is passed on so a user can report it.
- */
-export function toErrorBody(e: unknown): { code: string; message: string } {
-  if (e instanceof TunebookError) return { code: e.code, message: e.message };
-  if (e instanceof Error && e.name === 'TunebookError' && typeof (e as { code?: unknown }).code === 'string') {
-    return { code: (e as Error & { code: string }).code, message: e.message };
-  }
-  return { code: 'internal', message: `Internal error: ${e instanceof Error ? e.message : String(e)}` };
 }

@@ -32,19 +32,41 @@ export async function parseFile(file: string, opts: ParseFileOptions = {}): Prom
   return stream.end();
 }
 
-/** Expand folders (recursively, skipping dot-files) into the files inside them, sorted. */
-export function expandPaths(paths: readonly string[]): string[] {
-  const out: string[] = [];
-  const walk = (p: string): void => {
-    const st = statSync(p);
-    if (st.isDirectory()) {
-      for (const name of readdirSync(p).sort()) if (!name.startsWith('.')) walk(path.join(p, name));
-    } else if (st.isFile()) {
-      out.push(p);
+export interface FoundFile {
+  path: string;
+  /** the file's name, with the folders below the one given when it came from a folder (run1/iostat.txt) */
+  name: string;
+}
+
+/**
+ * Expand folders (recursively, skipping dot-files) into the files inside them, sorted. What cannot
+ * be read (a missing path, an unreadable folder) is listed in `problems` instead of stopping the walk.
+ */
+export function walkPaths(paths: readonly string[]): { files: FoundFile[]; problems: { path: string; error: unknown }[] } {
+  const files: FoundFile[] = [];
+  const problems: { path: string; error: unknown }[] = [];
+  // a folder given is the root of its files' names; a file given is named by its base name
+  const walk = (p: string, name: string): void => {
+    try {
+      const st = statSync(p);
+      if (st.isDirectory()) {
+        for (const child of readdirSync(p).sort()) if (!child.startsWith('.')) walk(path.join(p, child), name ? `${name}/${child}` : child);
+      } else if (st.isFile()) {
+        files.push({ path: p, name: name || path.basename(p) });
+      }
+    } catch (error) {
+      problems.push({ path: p, error });
     }
   };
-  for (const p of paths) walk(p);
-  return out;
+  for (const p of paths) walk(p, '');
+  return { files, problems };
+}
+
+/** Expand folders into the files inside them, sorted; throws on the first path that cannot be read. */
+export function expandPaths(paths: readonly string[]): string[] {
+  const { files, problems } = walkPaths(paths);
+  if (problems.length) throw problems[0]!.error;
+  return files.map((f) => f.path);
 }
 
 /** Parse several files that belong together; findings see all of them (e.g. sysctl + ss). */

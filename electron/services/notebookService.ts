@@ -7,15 +7,26 @@ import type { ApiMethods } from '../../shared/api';
 import { TunebookError } from '../../shared/api';
 import {
   COMPARATORS, DISK_KINDS, EXPERIMENT_STATUSES,
-  type ConfigChange, type Disk, type Experiment, type HardwareProfile, type RequirementInput, type ResultMetric,
-  type SearchHit, type Study, type StudyDetail, type StudySummary, type TimelineRow,
+  type CaptureLines, type CaptureMatches, type ConfigChange, type Disk, type Experiment, type ExperimentCapture, type HardwareProfile,
+  type Proposals, type RequirementInput, type ResultMetric, type ResultSource, type SearchHit, type SeriesPoints, type StoredCapture,
+  type Study, type StudyDetail, type StudySummary, type TimelineRow,
 } from '../../shared/model';
 import { computeTimeline } from '../../shared/timeline';
+import { toBase } from '../../shared/units';
 import * as v from '../../shared/validate';
 import type { Db } from '../db/connection';
+import * as cq from '../db/captureQueries';
 import * as q from '../db/queries';
+import * as store from './captureStore';
+import { experimentProposals } from './proposals';
 
-type NotebookMethods = Omit<ApiMethods, 'notebookInfo' | 'openNotebook' | 'recentNotebooks' | 'captureKinds' | 'parseCaptureFiles' | 'parseCaptureText' | 'cancelCaptureParsing'>;
+/** The contract methods the Backend serves itself (notebook files, parsing and the store worker's long writes). */
+type HostMethods = 'notebookInfo' | 'openNotebook' | 'recentNotebooks' | 'captureKinds' | 'parseCaptureFiles' | 'parseCaptureText'
+  | 'cancelCaptureParsing' | 'importCaptures' | 'cancelStoreTask' | 'setCaptureKind' | 'reparseCaptures' | 'compactNotebook' | 'findInCapture';
+type NotebookMethods = Omit<ApiMethods, HostMethods>;
+
+/** Most lines captureLines returns at once. */
+export const MAX_LINES = 2000;
 
 const today = (): string => new Date().toISOString().slice(0, 10);
 
@@ -41,6 +52,11 @@ export class NotebookService implements NotebookMethods {
   private experiment(id: unknown): Experiment {
     const eid = v.id(id, 'experiment id');
     return q.getExperiment(this.db, eid) ?? notFound('experiment', eid);
+  }
+
+  /** A live experiment by id (validated), for the store worker and the Backend. */
+  experimentById(id: unknown): Experiment {
+    return this.experiment(id);
   }
 
   private changed(studyId: number | null): void {
@@ -82,11 +98,13 @@ export class NotebookService implements NotebookMethods {
     if (!Array.isArray(requirements)) v.fail('requirements must be a list');
     const reqs = requirements.map((raw, i) => {
       const r = v.record(raw, `requirement ${i + 1}`);
+      // stored in the base unit, like results: ≥ 100 MiB/s is 104857600 B/s
+      const threshold = toBase(v.finite(r.threshold, `requirement ${i + 1} threshold`), (v.optText(r.unit, 'unit', 40) ?? '').trim());
       return {
         metric: v.text(r.metric, `requirement ${i + 1} metric`, { required: true, max: 200 }).trim(),
         comparator: v.oneOf(r.comparator, COMPARATORS, `requirement ${i + 1} comparator`),
-        threshold: v.finite(r.threshold, `requirement ${i + 1} threshold`),
-        unit: v.optText(r.unit, 'unit', 40) ?? '',
+        threshold: threshold.value,
+        unit: threshold.unit,
         label: v.optText(r.label, 'label', 200) ?? '',
       };
     });
@@ -297,19 +315,41 @@ export class NotebookService implements NotebookMethods {
 
   // ---- result metrics ------------------------------------------------------------------------
 
-  private metricColumns(raw: unknown, base?: ResultMetric): Omit<ResultMetric, 'id'> {
+  private metricColumns(raw: unknown, base?: ResultMetric): q.ResultColumns {
     const r = v.record(raw, 'metric');
     const name = r.name === undefined ? base?.name : v.text(r.name, 'name', { required: true, max: 200 }).trim();
     if (!name) v.fail('name must not be empty');
     const value = r.value === undefined ? base?.value : v.finite(r.value, 'value');
     if (value === undefined) v.fail('value must be a number');
+    // a value in a unit Tunebook knows is stored in its base unit (8788 KiB/s → 8998912 B/s)
+    const q1 = toBase(value, (v.optText(r.unit, 'unit', 40) ?? base?.unit ?? '').trim());
     return {
       name,
-      value,
-      unit: v.optText(r.unit, 'unit', 40) ?? base?.unit ?? '',
+      value: q1.value,
+      unit: q1.unit,
       better: r.better === undefined ? base?.better ?? 'higher' : v.oneOf(r.better, ['higher', 'lower'] as const, 'better'),
       primary: r.primary === undefined ? base?.primary ?? false : v.bool(r.primary, 'primary'),
+      source: r.source === undefined ? base?.source ?? null : this.resultSource(r.source),
     };
+  }
+
+  /** A result's capture: it must be stored, and the figure is named by its metric (labels and lines optional). */
+  private resultSource(raw: unknown): ResultSource | null {
+    if (raw === null) return null;
+    const r = v.record(raw, 'source');
+    const captureId = v.id(r.captureId, 'source capture id');
+    const row = cq.getCaptureRow(this.db, captureId) ?? notFound('capture', captureId);
+    const out: ResultSource = { captureId, captureName: row.name, metric: v.text(r.metric, 'source metric', { required: true, max: 200 }) };
+    if (r.labels !== undefined) {
+      const labels = v.record(r.labels, 'source labels');
+      out.labels = Object.fromEntries(Object.entries(labels).slice(0, 20).map(([k, x]) => [k.slice(0, 100), v.text(x, `source label ${k}`, { max: 1000 })]));
+    }
+    if (r.lines !== undefined) {
+      const l = r.lines;
+      if (!Array.isArray(l) || l.length !== 2 || !l.every((n) => Number.isSafeInteger(n) && (n as number) > 0)) v.fail('source lines must be two line numbers');
+      out.lines = [l[0] as number, l[1] as number];
+    }
+    return out;
   }
 
   addResultMetric(experimentId: number, input: Parameters<ApiMethods['addResultMetric']>[1]): ResultMetric {
@@ -346,6 +386,102 @@ export class NotebookService implements NotebookMethods {
     const m = q.getResultMetric(this.db, mid) ?? notFound('metric', mid);
     const e = this.experiment(m.experimentId);
     this.tx(() => { q.deleteResultMetric(this.db, mid); this.changed(e.studyId); });
+  }
+
+  // ---- stored captures -----------------------------------------------------------------------
+
+  private captureId(id: unknown): number {
+    const cid = v.id(id, 'capture id');
+    if (!cq.getCaptureRow(this.db, cid)) notFound('capture', cid);
+    return cid;
+  }
+
+  private link(id: unknown): cq.LinkWithExperiment {
+    const lid = v.id(id, 'capture link id');
+    return cq.getLink(this.db, lid) ?? notFound('capture link', lid);
+  }
+
+  getCapture(captureId: number, experimentId?: number): StoredCapture {
+    const id = this.captureId(captureId);
+    const row = cq.getCaptureRow(this.db, id)!;
+    const links = cq.linksOfCapture(this.db, id);
+    const wanted = experimentId === undefined ? undefined : v.id(experimentId, 'experiment id');
+    const link = links.find((l) => l.experimentId === wanted) ?? links[0];
+    const parsed = store.storedCaptureJson(this.db, id);
+    parsed.findings = link ? JSON.parse(link.findings) as StoredCapture['parsed']['findings'] : [];
+    return {
+      id, name: row.name, sha256: row.sha256, bytes: row.size, lines: row.line_count, kind: row.kind, forcedKind: row.forced_kind,
+      confidence: row.confidence, parserVersion: row.parser_version, createdAt: row.created_at, parsed,
+      links: links.map(({ findings: _f, ...l }) => l),
+      results: cq.resultsOfCapture(this.db, id).map((m) => {
+        const src = m.source ? JSON.parse(m.source) as { metric: string; labels?: Record<string, string> } : { metric: m.name };
+        return { resultId: m.id, experimentId: m.experiment_id, name: m.name, primary: m.is_primary === 1, metric: src.metric, ...(src.labels ? { labels: src.labels } : {}) };
+      }),
+    };
+  }
+
+  captureLines(captureId: number, first: number, count: number): CaptureLines {
+    const id = this.captureId(captureId);
+    const from = v.id(first, 'first line');
+    const n = typeof count === 'number' && Number.isSafeInteger(count) && count >= 0 ? Math.min(count, MAX_LINES) : v.fail('count must be a whole number ≥ 0');
+    return store.readLines(this.db, id, from, n);
+  }
+
+  /** Lines containing the query (async: it yields between chunks). Served by the Backend. */
+  findInCapture(captureId: number, query: string, limit?: number): Promise<CaptureMatches> {
+    const id = this.captureId(captureId);
+    const text = v.text(query, 'query', { max: 1000 });
+    const max = limit === undefined ? 1000 : Math.min(v.id(limit, 'limit'), 10_000);
+    return store.findInCapture(this.db, id, text, max);
+  }
+
+  captureSeries(captureId: number, index: number, range?: { from: number; to: number } | null, maxPoints?: number): SeriesPoints {
+    const id = this.captureId(captureId);
+    if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) v.fail('series index must be a whole number ≥ 0');
+    let r: { from: number; to: number } | null = null;
+    if (range !== undefined && range !== null) {
+      const rr = v.record(range, 'range');
+      r = { from: v.finite(rr.from, 'range from'), to: v.finite(rr.to, 'range to') };
+    }
+    const points = maxPoints === undefined ? 2000 : Math.min(Math.max(v.id(maxPoints, 'maxPoints'), 4), 20_000);
+    return store.seriesPoints(this.db, id, index, r, points);
+  }
+
+  updateCaptureLink(linkId: number, patch: { note?: string; name?: string }): ExperimentCapture {
+    const l = this.link(linkId);
+    const e = this.experiment(l.experimentId);
+    const r = v.record(patch, 'patch');
+    const name = r.name === undefined ? l.name : v.text(r.name, 'name', { required: true, max: 1000 }).trim();
+    const note = v.optText(r.note, 'note', 100_000) ?? l.note;
+    this.tx(() => { cq.updateLink(this.db, l.linkId, { name, note }); this.changed(e.studyId); });
+    const { experimentId: _e, deletedAt: _d, ...out } = cq.getLink(this.db, l.linkId)!;
+    return out;
+  }
+
+  detachCapture(linkId: number): void {
+    const l = this.link(linkId);
+    const e = this.experiment(l.experimentId);
+    this.tx(() => {
+      cq.setLinkDeleted(this.db, l.linkId, true);
+      store.refreshFindings(this.db, e.id);
+      this.changed(e.studyId);
+    });
+  }
+
+  restoreCaptureLink(linkId: number): ExperimentCapture {
+    const l = this.link(linkId);
+    const e = this.experiment(l.experimentId);
+    this.tx(() => {
+      cq.setLinkDeleted(this.db, l.linkId, false);
+      store.refreshFindings(this.db, e.id);
+      this.changed(e.studyId);
+    });
+    const { experimentId: _e, deletedAt: _d, ...out } = cq.getLink(this.db, l.linkId)!;
+    return out;
+  }
+
+  experimentProposals(experimentId: number): Proposals {
+    return experimentProposals(this.db, this.experiment(experimentId));
   }
 
   // ---- search --------------------------------------------------------------------------------

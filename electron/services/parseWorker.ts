@@ -1,37 +1,32 @@
 /**
  * Worker thread entry (bundled to dist/parseWorker.cjs): parses capture files or pasted text off
- * the main thread, so a 1 GB log never stalls the app's IPC or the browser-mode server.
- * Messages: { id, op: 'files', paths, kind? } | { id, op: 'text', name, text, kind? }
- * Replies:  { id, progress: { file, read, total } } … then { id, result: CaptureJson[] } | { id, error }
+ * the main thread, so a 1 GB log never stalls the app's IPC or the browser-mode server. Nothing is
+ * stored: this is the Captures view's preview. Events: bytes read of the files.
  */
 import { parentPort } from 'node:worker_threads';
 import { parseFiles, expandPaths } from './captureFiles';
 import { CaptureStream, evaluateFindings } from '../../shared/capture/registry';
-import { toCaptureJson } from '../../shared/capture/json';
-import type { ParseJob } from './parsePool';
+import { toCaptureJson, type CaptureJson } from '../../shared/capture/json';
+import { serveJobs } from './workerProtocol';
 
-parentPort?.on('message', (job: ParseJob) => {
-  void run(job);
-});
+export type ParseRequest =
+  | { op: 'files'; paths: string[]; kind?: string }
+  | { op: 'text'; name: string; text: string; kind?: string };
+export interface ParseEvent { read: number; total: number }
 
-async function run(job: ParseJob): Promise<void> {
-  try {
-    let parsed;
-    if (job.op === 'files') {
-      const files = expandPaths(job.paths);
-      parsed = await parseFiles(files, {
-        ...(job.kind ? { kind: job.kind } : {}),
-        onProgress: (read, total) => parentPort?.postMessage({ id: job.id, progress: { read, total } }),
-      });
-    } else {
-      const s = new CaptureStream({ ...(job.kind ? { kind: job.kind } : {}), file: job.name });
-      s.write(job.text);
-      const c = s.end();
-      c.findings = evaluateFindings([c])[0]!;
-      parsed = [c];
-    }
-    parentPort?.postMessage({ id: job.id, result: parsed.map((c) => toCaptureJson(c)) });
-  } catch (e) {
-    parentPort?.postMessage({ id: job.id, error: e instanceof Error ? e.message : String(e) });
+serveJobs<ParseRequest, CaptureJson[], ParseEvent>(parentPort, async (job, emit) => {
+  let parsed;
+  if (job.op === 'files') {
+    parsed = await parseFiles(expandPaths(job.paths), {
+      ...(job.kind ? { kind: job.kind } : {}),
+      onProgress: (read, total) => emit({ read, total }),
+    });
+  } else {
+    const s = new CaptureStream({ ...(job.kind ? { kind: job.kind } : {}), file: job.name });
+    s.write(job.text);
+    const c = s.end();
+    c.findings = evaluateFindings([c])[0]!;
+    parsed = [c];
   }
-}
+  return parsed.map((c) => toCaptureJson(c));
+});

@@ -43,6 +43,31 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('schema 3 moves results and requirements in known units to base units and keeps unknown units', () => {
+    const file = path.join(tmp(), 'units.tunebook');
+    const old = openNotebookDb(file, { create: true, targetVersion: 2 });
+    old.prepare(`INSERT INTO study (title, goal, created_at, updated_at) VALUES ('fio', '', 'a', 'b')`).run();
+    old.prepare(`INSERT INTO experiment (study_id, position, title, date, status, created_at, updated_at) VALUES (1, 0, 'random', '2019-01-01', 'kept', 'a', 'b')`).run();
+    const add = old.prepare(`INSERT INTO result_metric (experiment_id, position, name, value, unit, is_primary) VALUES (1, ?, ?, ?, ?, ?)`);
+    add.run(0, 'bandwidth', 8788, 'KiB/s', 1);
+    add.run(1, 'latency_mean_seconds', 207, 'ms', 0);
+    add.run(2, 'requests_per_second', 140, 'req/s', 0);
+    add.run(3, 'iops', 2197, '1/s', 0);
+    add.run(4, 'connections', 6000, 'connections', 0);
+    old.prepare(`INSERT INTO requirement (study_id, position, metric, comparator, threshold, unit) VALUES (1, 0, 'bandwidth', '>=', 100, 'MiB/s')`).run();
+    old.close();
+    const db = openNotebookDb(file);
+    expect(db.prepare(`SELECT name, value, unit FROM result_metric ORDER BY position`).all()).toEqual([
+      { name: 'bandwidth', value: 8788 * 1024, unit: 'B/s' },
+      { name: 'latency_mean_seconds', value: 0.207, unit: 's' },
+      { name: 'requests_per_second', value: 140, unit: '1/s' },
+      { name: 'iops', value: 2197, unit: '1/s' },
+      { name: 'connections', value: 6000, unit: 'connections' },
+    ]);
+    expect(db.prepare(`SELECT threshold, unit FROM requirement`).get()).toEqual({ threshold: 100 * 2 ** 20, unit: 'B/s' });
+    db.close();
+  });
+
   it('a failing migration rolls back and leaves the version where it was', () => {
     const file = path.join(tmp(), 'broken.tunebook');
     const db = openNotebookDb(file, { create: true, targetVersion: 1 });
@@ -64,7 +89,7 @@ describe('migrations', () => {
     try { openNotebookDb(file); } catch (e) { err = e; }
     expect(err).toBeInstanceOf(TunebookError);
     expect((err as TunebookError).code).toBe('refused');
-    expect((err as Error).message).toMatch(/newer version of Tunebook.*schema 3.*up to 2/);
+    expect((err as Error).message).toMatch(new RegExp(`newer version of Tunebook.*schema ${LATEST_VERSION + 1}.*up to ${LATEST_VERSION}`));
     expect(readFileSync(file).equals(before)).toBe(true);
     expect(existsSync(file + '-wal')).toBe(false);
   });

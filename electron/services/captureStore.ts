@@ -1,0 +1,447 @@
+/**
+ * Captures stored inside the notebook: written once, verbatim, and read back by line, by series or
+ * whole.
+ *
+ * Storing a file is two steps, so a kill, a crash, a cancel or a full disk at any moment leaves the
+ * notebook exactly as it was before that file:
+ *  1. stage (stageCapture): one streaming pass over the file that hashes it (SHA-256), parses it
+ *     (CaptureStream), cuts it into ~256 KiB chunks at line ends and deflates them in the thread
+ *     pool into a staging file outside the notebook. Memory stays flat whatever the file's size.
+ *  2. commit (commitStaged): one IMMEDIATE transaction copies the chunks, the parse and the series
+ *     into the notebook and links the capture to the experiment — or, when the same bytes are
+ *     already stored, only links them. Nothing is visible until COMMIT.
+ * The write lock is held only for step 2 (a fraction of the time the file takes to read).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, createReadStream, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { promisify } from 'node:util';
+import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { TunebookError } from '../../shared/api';
+import { toCaptureJson, type CaptureJson } from '../../shared/capture/json';
+import { LineBreakCounter, LineSplitter, lastLineEnd, safeCut } from '../../shared/capture/lineBreaks';
+import { CAPTURE_ENGINE_VERSION, CaptureStream, findingsOf, hasRules } from '../../shared/capture/registry';
+import { cleanLine } from '../../shared/capture/text';
+import type { Labels, LineRange, ParsedCapture, Series, SeriesStats, Table } from '../../shared/capture/types';
+import { minMaxDownsample } from '../../shared/downsample';
+import { captureSearchText } from '../../shared/evidence';
+import type { CaptureLines, CaptureMatches, ImportedCapture, SeriesPoints } from '../../shared/model';
+import type { Db } from '../db/connection';
+import * as cq from '../db/captureQueries';
+
+/** Raw bytes per stored chunk (before compression): small enough to read any line fast. */
+export const CHUNK_BYTES = 256 * 1024;
+/** Read size of the streaming pass. */
+const READ_BYTES = 1 << 20;
+/** deflate level: text logs compress 6–10× at level 1, and it keeps up with the parsers */
+const LEVEL = 1;
+/** chunks being deflated at once (the thread pool works while the parser reads the next piece) */
+const IN_FLIGHT = 8;
+/** lines longer than this are cut in the raw-text view (the bytes stay whole in the notebook) */
+export const MAX_SHOWN_LINE = 10_000;
+
+const deflateAsync = promisify(deflateRaw);
+const deflate = (b: Buffer): Buffer => deflateRawSync(b, { level: LEVEL });
+const inflate = (b: Buffer): Buffer => inflateRawSync(b);
+
+// ---- staging -------------------------------------------------------------------------------------
+
+interface StagedChunk { seq: number; byteStart: number; lineStart: number; midLine: boolean; size: number; offset: number; length: number }
+
+export interface StagedCapture {
+  name: string;
+  sha256: string;
+  size: number;
+  lineCount: number;
+  /** the deflated chunks, one after another */
+  stagingFile: string;
+  chunks: StagedChunk[];
+  parsed: ParsedCapture;
+  forcedKind: string | null;
+}
+
+export interface StageOptions {
+  kind?: string;
+  /** folder for the staging file (outside the notebook) */
+  stagingDir: string;
+  signal?: AbortSignal;
+  onProgress?: (read: number, total: number) => void;
+}
+
+/** Stream a file once: hash, parse, chunk and deflate it into a staging file. */
+export async function stageCapture(file: string, name: string, opts: StageOptions): Promise<StagedCapture> {
+  const st = statSync(file);
+  if (!st.isFile()) throw new TunebookError('invalid', `${name} is not a file`);
+  const total = st.size;
+  mkdirSync(opts.stagingDir, { recursive: true });
+  const stagingFile = path.join(opts.stagingDir, `stage-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(stagingFile, 'w', 0o600);
+  let fdOpen = true;
+  try {
+    const hash = createHash('sha256');
+    const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), file: name });
+    const decoder = new StringDecoder('utf8');
+    const counter = new LineBreakCounter();
+    const chunks: StagedChunk[] = [];
+    const queue: { meta: Omit<StagedChunk, 'offset' | 'length'>; data: Promise<Buffer> }[] = [];
+    let written = 0;
+    let byteStart = 0;
+
+    const drain = async (keep: number): Promise<void> => {
+      while (queue.length > keep) {
+        const { meta, data } = queue.shift()!;
+        const z = await data;
+        writeSync(fd, z, 0, z.length, written);
+        chunks.push({ ...meta, offset: written, length: z.length });
+        written += z.length;
+      }
+    };
+    const emit = (bytes: Buffer): void => {
+      const meta = { seq: chunks.length + queue.length, byteStart, lineStart: counter.count, midLine: counter.sinceBreak > 0, size: bytes.length };
+      counter.push(bytes);
+      byteStart += bytes.length;
+      queue.push({ meta, data: deflateAsync(bytes, { level: LEVEL }) });
+    };
+
+    let carry: Buffer = Buffer.alloc(0);
+    let read = 0;
+    const input = createReadStream(file, { highWaterMark: READ_BYTES });
+    try {
+      for await (const piece of input as AsyncIterable<Buffer>) {
+        if (opts.signal?.aborted) throw new TunebookError('cancelled', 'the import was cancelled');
+        read += piece.length;
+        hash.update(piece);
+        stream.write(decoder.write(piece));
+        const data = carry.length ? Buffer.concat([carry, piece]) : piece;
+        let pos = 0;
+        while (data.length - pos >= CHUNK_BYTES) {
+          const windowEnd = pos + CHUNK_BYTES;
+          let cut = lastLineEnd(data.subarray(pos, windowEnd));
+          cut = cut > 0 ? pos + cut : safeCut(data, windowEnd);
+          emit(data.subarray(pos, cut));
+          pos = cut;
+        }
+        carry = Buffer.from(data.subarray(pos)); // a copy: the 1 MiB piece is not kept alive by its tail
+        await drain(IN_FLIGHT);
+        opts.onProgress?.(read, total);
+      }
+    } finally {
+      input.destroy();
+    }
+    if (carry.length) emit(carry);
+    await drain(0);
+    closeSync(fd);
+    fdOpen = false;
+    stream.write(decoder.end());
+    const parsed = stream.end();
+    parsed.findings = findingsOf(parsed, [parsed]);
+    return {
+      name, sha256: hash.digest('hex'), size: byteStart, lineCount: counter.lines(), stagingFile, chunks, parsed,
+      forcedKind: opts.kind ?? null,
+    };
+  } catch (e) {
+    if (fdOpen) closeSync(fd);
+    removeQuietly(stagingFile);
+    throw e;
+  }
+}
+
+export function removeQuietly(file: string): void {
+  try { unlinkSync(file); } catch { /* already gone */ }
+}
+
+// ---- parse columns and series --------------------------------------------------------------------
+
+/** The parse of a capture as stored: the public JSON without points and findings, tables deflated, search text. */
+export function parseColumns(name: string, parsed: ParsedCapture, forcedKind: string | null): cq.CaptureParseColumns {
+  const json = toCaptureJson(parsed);
+  json.file = name;
+  const stored: CaptureJson = { ...json, findings: [] };
+  return {
+    kind: parsed.kind,
+    forcedKind,
+    confidence: parsed.confidence,
+    parserVersion: CAPTURE_ENGINE_VERSION,
+    parsed: JSON.stringify(stored),
+    tables: parsed.tables && Object.keys(parsed.tables).length ? deflate(Buffer.from(JSON.stringify(parsed.tables))) : null,
+    searchText: captureSearchText(name, parsed),
+  };
+}
+
+/** What a stored series keeps beside its points. */
+interface SeriesMeta {
+  name: string; column: string; unit: string; labels?: Labels; firstSampleSinceBoot?: boolean; lines?: LineRange;
+  stride?: number; stats?: SeriesStats; hasTimes: boolean; points: number;
+}
+
+function f64(values: readonly (number | null)[]): Buffer {
+  const a = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) { const v = values[i]; a[i] = v === null || v === undefined ? NaN : v; }
+  return deflate(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+}
+
+function fromF64(z: Buffer): Float64Array {
+  const raw = inflate(z);
+  // copy into an aligned buffer: inflate's result may start at any offset
+  const out = new Float64Array(raw.length / 8);
+  new Uint8Array(out.buffer).set(raw);
+  return out;
+}
+
+export function writeSeries(db: Db, captureId: number, series: readonly Series[]): void {
+  series.forEach((s, idx) => {
+    const meta: SeriesMeta = {
+      name: s.name, column: s.column, unit: s.unit, hasTimes: !!s.times, points: s.values.length,
+      ...(s.labels && Object.keys(s.labels).length ? { labels: s.labels } : {}),
+      ...(s.firstSampleSinceBoot ? { firstSampleSinceBoot: true } : {}),
+      ...(s.lines ? { lines: s.lines } : {}),
+      ...(s.stride !== undefined && s.stride > 1 ? { stride: s.stride } : {}),
+      ...(s.stats ? { stats: s.stats } : {}),
+    };
+    cq.insertSeries(db, captureId, { idx, meta: JSON.stringify(meta), points: f64(s.values), times: s.times ? f64(s.times) : null });
+  });
+}
+
+function seriesFromRow(r: cq.SeriesRow): Series {
+  const meta = JSON.parse(r.meta) as SeriesMeta;
+  const s: Series = { name: meta.name, column: meta.column, unit: meta.unit, values: Array.from(fromF64(r.points)) };
+  if (meta.labels) s.labels = meta.labels;
+  if (meta.firstSampleSinceBoot) s.firstSampleSinceBoot = true;
+  if (meta.lines) s.lines = meta.lines;
+  if (meta.stride) s.stride = meta.stride;
+  if (meta.stats) s.stats = meta.stats;
+  if (r.times) s.times = Array.from(fromF64(r.times), (t) => (Number.isFinite(t) ? t : null));
+  return s;
+}
+
+function captureRow(db: Db, id: number): cq.CaptureRow {
+  const row = cq.getCaptureRow(db, id);
+  if (!row) throw new TunebookError('not-found', `capture ${id} does not exist (it may have been removed)`);
+  return row;
+}
+
+/**
+ * A stored capture as the parser gave it. `full` brings the series points and tables (what finding
+ * rules read of their own capture); without it series have no points (what rules read of the
+ * other captures of the experiment: metrics, facts, settings).
+ */
+export function loadParsed(db: Db, id: number, full: boolean): ParsedCapture {
+  const row = captureRow(db, id);
+  const json = JSON.parse(row.parsed) as CaptureJson;
+  const series: Series[] = full
+    ? cq.seriesRows(db, id).map(seriesFromRow)
+    : json.series.map((s) => ({ name: s.name, column: s.column, unit: s.unit, values: [], ...(s.labels ? { labels: s.labels } : {}) }));
+  const tables = full && row.tables ? JSON.parse(inflate(row.tables).toString('utf8')) as Record<string, Table> : undefined;
+  return {
+    file: row.name, kind: row.kind, confidence: row.confidence,
+    ...(json.command !== undefined ? { command: json.command } : {}),
+    ...(json.toolVersion !== undefined ? { toolVersion: json.toolVersion } : {}),
+    metrics: json.metrics, series, facts: json.facts, settings: json.settings, warnings: json.warnings, findings: [],
+    ...(tables ? { tables } : {}),
+  };
+}
+
+/** The public JSON of a stored capture (series summarized), with the findings given. */
+export function storedCaptureJson(db: Db, id: number): CaptureJson {
+  return JSON.parse(captureRow(db, id).parsed) as CaptureJson;
+}
+
+/**
+ * Judge an experiment's captures together again (after one was added, removed or re-parsed): each
+ * capture's own rules see its points and tables, and the metrics, facts and settings of the others
+ * (e.g. ss beside sysctl, two /proc/interrupts snapshots). Only one capture's points are in memory at a time.
+ */
+export function refreshFindings(db: Db, experimentId: number): void {
+  const links = cq.experimentLinks(db, experimentId);
+  const light = links.map((l) => loadParsed(db, l.captureId, false));
+  links.forEach((l, i) => {
+    const own = hasRules(light[i]!.kind) ? loadParsed(db, l.captureId, true) : light[i]!;
+    own.file = l.name;
+    const all = light.map((c, j) => (j === i ? own : c));
+    cq.setLinkFindings(db, l.linkId, findingsOf(own, all));
+  });
+}
+
+// ---- commit --------------------------------------------------------------------------------------
+
+export interface CommitOptions {
+  /** runs inside the transaction after the link is made (e.g. accept the headline result) */
+  afterLink?: (captureId: number) => void;
+}
+
+/** Store a staged capture (unless its bytes already are) and link it to the experiment, in one transaction. */
+export function commitStaged(db: Db, staged: StagedCapture, experimentId: number, opts: CommitOptions = {}): ImportedCapture {
+  const fd = openSync(staged.stagingFile, 'r');
+  try {
+    const tx = db.transaction((): ImportedCapture => {
+      let captureId = cq.captureIdBySha(db, staged.sha256);
+      const deduplicated = captureId !== undefined;
+      if (captureId === undefined) {
+        captureId = cq.insertCapture(db, {
+          sha256: staged.sha256, name: staged.name, size: staged.size, lineCount: staged.lineCount,
+          ...parseColumns(staged.name, staged.parsed, staged.forcedKind),
+        });
+        for (const ch of staged.chunks) {
+          const data = Buffer.alloc(ch.length);
+          readSync(fd, data, 0, ch.length, ch.offset);
+          cq.insertChunk(db, captureId, { seq: ch.seq, byteStart: ch.byteStart, lineStart: ch.lineStart, midLine: ch.midLine, size: ch.size, data });
+        }
+        writeSeries(db, captureId, staged.parsed.series);
+      }
+      let link = cq.linkByPair(db, experimentId, captureId);
+      const alreadyLinked = link !== undefined && link.deletedAt === null;
+      if (!link) link = cq.getLink(db, cq.insertLink(db, experimentId, captureId, staged.name))!;
+      else if (link.deletedAt !== null) cq.setLinkDeleted(db, link.linkId, false);
+      refreshFindings(db, experimentId);
+      opts.afterLink?.(captureId);
+      const row = cq.getCaptureRow(db, captureId)!;
+      return {
+        linkId: link.linkId, captureId, name: link.name, kind: row.kind, sha256: row.sha256, bytes: row.size, lines: row.line_count,
+        deduplicated, alreadyLinked,
+      };
+    });
+    return tx.immediate();
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// ---- reading -------------------------------------------------------------------------------------
+
+const decodeLine = (bytes: Uint8Array): string => {
+  const text = cleanLine(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  return text.length > MAX_SHOWN_LINE ? `${text.slice(0, MAX_SHOWN_LINE)}…` : text;
+};
+
+/** Lines `first` … `first + count − 1` (1-based), reading only the chunks they are in. */
+export function readLines(db: Db, id: number, first: number, count: number): CaptureLines {
+  const total = captureRow(db, id).line_count;
+  const lines: string[] = [];
+  if (first > total || count <= 0) return { first, lines, total };
+  const start = cq.chunkWithLine(db, id, first);
+  if (!start) return { first, lines, total };
+  const splitter = new LineSplitter((bytes) => { lines.push(decodeLine(bytes)); return lines.length < count; }, first, first - 1 - start.line_start);
+  let chunk: cq.ChunkRow | undefined = start;
+  while (chunk) {
+    if (!splitter.push(inflate(chunk.data))) return { first, lines, total };
+    chunk = cq.chunkAt(db, id, chunk.seq + 1);
+  }
+  splitter.end();
+  return { first, lines, total };
+}
+
+/** Every chunk's bytes in order (`tunebook cat`, re-parsing). */
+export function* captureBytes(db: Db, id: number): Generator<Buffer> {
+  captureRow(db, id);
+  const n = cq.chunkCount(db, id);
+  for (let seq = 0; seq < n; seq++) {
+    const c = cq.chunkAt(db, id, seq);
+    if (!c) throw new TunebookError('internal', `capture ${id} is missing chunk ${seq}`);
+    yield inflate(c.data);
+  }
+}
+
+function asciiLower(src: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(src.length);
+  for (let i = 0; i < src.length; i++) { const b = src[i]!; out[i] = b >= 65 && b <= 90 ? b + 32 : b; }
+  return out;
+}
+
+const isBreak = (b: number | undefined): boolean => b === 10 || b === 13;
+
+/**
+ * Lines that contain `query` (ASCII letters case-insensitively), chunk by chunk, yielding to the
+ * event loop between chunks so a search through 1 GB never stalls the app.
+ */
+export async function findInCapture(db: Db, id: number, query: string, limit: number): Promise<CaptureMatches> {
+  const q = query.replace(/[\r\n]+/g, ' ');
+  const out: CaptureMatches = { query, matches: [], truncated: false };
+  if (!q.trim()) return out;
+  const needle = asciiLower(Buffer.from(q, 'utf8'));
+  captureRow(db, id);
+  const n = cq.chunkCount(db, id);
+  for (let seq = 0; seq < n; seq++) {
+    const c = cq.chunkAt(db, id, seq);
+    if (!c) break;
+    const data = inflate(c.data);
+    const lower = asciiLower(data);
+    const counter = new LineBreakCounter();
+    let counted = 0;
+    let from = 0;
+    for (;;) {
+      const hit = lower.indexOf(needle, from);
+      if (hit < 0) break;
+      counter.push(data, counted, hit);
+      counted = hit;
+      let a = hit; while (a > 0 && !isBreak(data[a - 1])) a--;
+      let b = hit; while (b < data.length && !isBreak(data[b])) b++;
+      if (out.matches.length >= limit) { out.truncated = true; return out; }
+      out.matches.push({ line: c.line_start + 1 + counter.count, text: snippet(decodeLine(data.subarray(a, b)), q) });
+      from = b + 1;
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return out;
+}
+
+/** Up to 300 characters of a matching line, around the match. */
+function snippet(line: string, q: string): string {
+  if (line.length <= 300) return line;
+  const at = Math.max(0, line.toLowerCase().indexOf(q.toLowerCase()) - 100);
+  return `${at > 0 ? '…' : ''}${line.slice(at, at + 300)}…`;
+}
+
+/** One series' points for a chart: within [from, to] on its x axis, at most maxPoints (min/max per bucket). */
+export function seriesPoints(db: Db, id: number, idx: number, range: { from: number; to: number } | null, maxPoints: number): SeriesPoints {
+  captureRow(db, id);
+  const row = cq.seriesRow(db, id, idx);
+  if (!row) throw new TunebookError('not-found', `capture ${id} has no series ${idx}`);
+  const meta = JSON.parse(row.meta) as SeriesMeta;
+  const values = fromF64(row.points);
+  const times = row.times ? fromF64(row.times) : null;
+  const stride = meta.stride ?? 1;
+  // the since-boot first report is not an interval sample: the chart leaves it out
+  const skip = meta.firstSampleSinceBoot ? 1 : 0;
+  const xIsTime = times !== null && times.every((t, i) => i < skip || Number.isFinite(t));
+  const n = values.length - skip;
+  const x = new Float64Array(Math.max(0, n));
+  const y = values.subarray(skip);
+  for (let i = 0; i < n; i++) x[i] = xIsTime ? times![i + skip]! : (i + skip) * stride;
+  const from = range?.from ?? (n ? x[0]! : 0);
+  const to = range?.to ?? (n ? x[n - 1]! : 0);
+  const d = minMaxDownsample(x, y, from, to, maxPoints);
+  return {
+    index: idx, name: meta.name, column: meta.column, unit: meta.unit, ...(meta.labels ? { labels: meta.labels } : {}),
+    x: d.x, y: d.y, xIsTime, from, to, total: d.total, downsampled: d.downsampled,
+  };
+}
+
+// ---- re-parsing ----------------------------------------------------------------------------------
+
+/**
+ * Parse a stored capture again from its bytes (after a parser improved, or as another kind) and
+ * store the new parse; the bytes, links and results stay. `kind` undefined keeps the kind the user
+ * chose before (if any); null detects it again. Returns whether the kind changed.
+ */
+export async function reparseCapture(db: Db, id: number, kind?: string | null): Promise<boolean> {
+  const row = captureRow(db, id);
+  const forced = kind === undefined ? row.forced_kind : kind;
+  const stream = new CaptureStream({ ...(forced ? { kind: forced } : {}), file: row.name });
+  const decoder = new StringDecoder('utf8');
+  let n = 0;
+  for (const bytes of captureBytes(db, id)) {
+    stream.write(decoder.write(bytes));
+    if (++n % 64 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  stream.write(decoder.end());
+  const parsed = stream.end();
+  parsed.findings = findingsOf(parsed, [parsed]);
+  db.transaction(() => {
+    cq.updateCaptureParse(db, id, parseColumns(row.name, parsed, forced ?? null));
+    cq.deleteSeries(db, id);
+    writeSeries(db, id, parsed.series);
+    for (const e of cq.experimentsOfCapture(db, id)) refreshFindings(db, e);
+  }).immediate();
+  return parsed.kind !== row.kind;
+}

@@ -1,0 +1,97 @@
+/**
+ * What an experiment's stored captures suggest, computed from what is stored (so the suggestion
+ * is the same after a reload, in the app and for `tunebook import`):
+ *  - result: with no primary result yet, the headline figure of its first load-generator or fio
+ *    capture (the study's usual primary metric when that capture has it);
+ *  - profile: hardware facts (lscpu, free, fdisk …) fill or update its hardware profile;
+ *  - config changes: a settings snapshot (sysctl -a, ulimit -a, php.ini) beside one of the same kind
+ *    on the experiment before it: the differences not yet recorded.
+ */
+import type { CaptureJson } from '../../shared/capture/json';
+import { headlineCandidates, preferredCandidate, usualMetrics } from '../../shared/evidence';
+import type {
+  ConfigProposal, Experiment, HardwareProfileInput, ProfileProposal, Proposals, ResultProposal,
+} from '../../shared/model';
+import { FACT_KINDS, applyProfilePatch, profileFromCaptures } from '../../shared/profileFromCaptures';
+import { compareSnapshots, isRecorded, snapshotScope } from '../../shared/snapshotDiff';
+import type { Db } from '../db/connection';
+import * as q from '../db/queries';
+import { storedCaptureJson } from './captureStore';
+
+/** The settings kinds whose snapshots on consecutive experiments become config changes. */
+export const SNAPSHOT_KINDS: readonly string[] = ['sysctl', 'ulimit', 'ini'];
+
+function linkedJson(db: Db, e: Experiment, kinds: readonly string[]): { json: CaptureJson; name: string }[] {
+  return e.captures.filter((c) => kinds.includes(c.kind)).map((c) => {
+    const json = storedCaptureJson(db, c.captureId);
+    json.file = c.name;
+    return { json, name: c.name };
+  });
+}
+
+export function resultProposal(db: Db, e: Experiment): ResultProposal | null {
+  if (e.metrics.some((m) => m.primary)) return null;
+  for (const c of e.captures) {
+    const json = storedCaptureJson(db, c.captureId);
+    const candidates = headlineCandidates(c.kind, json.metrics, c.captureId);
+    if (!candidates.length) continue;
+    const usual = usualMetrics(q.listExperiments(db, e.studyId).filter((x) => x.id !== e.id)).find((u) => u.primary)?.name ?? null;
+    return { captureId: c.captureId, captureName: c.name, candidates, preferred: preferredCandidate(candidates, usual) };
+  }
+  return null;
+}
+
+function suggestName(p: Partial<HardwareProfileInput>): string {
+  const size = [p.cores ?? p.threads ? `${p.cores ?? p.threads}C` : '', p.memoryBytes ? `${Math.round(p.memoryBytes / 2 ** 30)}G` : ''].filter(Boolean).join('/');
+  const disks = (p.disks ?? []).map((d) => d.name).slice(0, 3).join(', ');
+  return [size, disks, p.os ?? ''].filter(Boolean).join(' · ') || 'Machine from captures';
+}
+
+const EMPTY_PROFILE: HardwareProfileInput = {
+  name: '', cpuModel: '', cores: null, threads: null, memoryBytes: null, disks: [], os: '', kernel: '', cloud: '', software: '', notes: '',
+};
+
+export function profileProposal(db: Db, e: Experiment): ProfileProposal | null {
+  const facts = linkedJson(db, e, FACT_KINDS);
+  if (!facts.length) return null;
+  const fill = profileFromCaptures(facts.map((f) => f.json));
+  if (!Object.keys(fill.patch).length) return null;
+  const current = e.profileId === null ? undefined : q.getProfile(db, e.profileId);
+  if (current) {
+    const { id: _id, usedBy: _u, ...input } = current;
+    if (JSON.stringify(applyProfilePatch(input, fill.patch)) === JSON.stringify(input)) return null; // says nothing new
+  }
+  return {
+    profileId: current?.id ?? null,
+    suggestedName: current?.name ?? suggestName(applyProfilePatch(EMPTY_PROFILE, fill.patch)),
+    patch: fill.patch, sources: fill.sources, notes: fill.notes,
+  };
+}
+
+export function configProposals(db: Db, e: Experiment): ConfigProposal[] {
+  const after = linkedJson(db, e, SNAPSHOT_KINDS);
+  if (!after.length) return [];
+  const earlier = q.listExperiments(db, e.studyId).filter((x) => x.position < e.position).reverse();
+  const out: ConfigProposal[] = [];
+  for (const a of after) {
+    const scope = snapshotScope(a.json, a.name);
+    for (const prev of earlier) {
+      // the nearest earlier snapshot of the same tool (for config files: of the same file name)
+      const before = linkedJson(db, prev, [a.json.kind]).find((b) => snapshotScope(b.json, b.name) === scope);
+      if (!before) continue;
+      const diff = compareSnapshots([{ name: before.name, capture: before.json }], [{ name: a.name, capture: a.json }]);
+      if (diff.ok) {
+        const changes = diff.changes.filter((c) => !isRecorded(e.configChanges, c, diff.scope));
+        if (changes.length) {
+          out.push({ kind: diff.kind, scope: diff.scope, beforeName: diff.beforeName, beforeExperimentTitle: prev.title, afterName: diff.afterName, changes });
+        }
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+export function experimentProposals(db: Db, e: Experiment): Proposals {
+  return { result: resultProposal(db, e), profile: profileProposal(db, e), configChanges: configProposals(db, e) };
+}

@@ -1,0 +1,126 @@
+/**
+ * Worker thread entry (bundled to dist/storeWorker.cjs): the notebook's long writes — importing
+ * captures, re-parsing them, compacting the file — on a connection of its own, so the window and
+ * the browser-mode server stay responsive however large the file. Each file is committed in one
+ * transaction (captureStore.ts); the main thread announces the change after each commit.
+ */
+import { parentPort } from 'node:worker_threads';
+import { statSync } from 'node:fs';
+import type { StoreProgress } from '../../shared/api';
+import type { ImportedCapture, ImportResult } from '../../shared/model';
+import { openNotebookDb, type Db } from '../db/connection';
+import * as cq from '../db/captureQueries';
+import * as q from '../db/queries';
+import { commitStaged, reparseCapture, removeQuietly, stageCapture } from './captureStore';
+import { storeError } from './errors';
+import { NotebookService } from './notebookService';
+import { resultProposal } from './proposals';
+import { serveJobs } from './workerProtocol';
+
+export interface ImportFile { path: string; name: string }
+
+export type StoreJob =
+  | { op: 'import'; notebook: string; experimentId: number; files: ImportFile[]; kind?: string; acceptResult: boolean; stagingDir: string }
+  | { op: 'reparse'; notebook: string; captureIds: number[] | null; kind?: string | null }
+  | { op: 'compact'; notebook: string; purgeBefore: string };
+
+export type StoreEvent =
+  | { progress: StoreProgress }
+  | { committed: ImportedCapture; studyId: number }
+  | { changed: number | null };
+
+export type StoreResult = ImportResult | { captures: number; changedKind: number } | { bytesBefore: number; bytesAfter: number; capturesRemoved: number };
+
+/** Progress events, a few a second at most (and always the last one of a file). */
+function throttled(emit: (e: StoreEvent) => void): (p: StoreProgress) => void {
+  let last = 0;
+  return (p) => {
+    const t = Date.now();
+    if (t - last < 150 && p.read < p.total) return;
+    last = t;
+    emit({ progress: p });
+  };
+}
+
+function withDb<T>(notebook: string, fn: (db: Db) => Promise<T>): Promise<T> {
+  const db = openNotebookDb(notebook, { create: false });
+  return fn(db).finally(() => db.close());
+}
+
+async function importFiles(job: Extract<StoreJob, { op: 'import' }>, emit: (e: StoreEvent) => void): Promise<ImportResult> {
+  return withDb(job.notebook, async (db) => {
+    const service = new NotebookService(db);
+    const progress = throttled(emit);
+    const out: ImportResult = { imported: [], failed: [], result: null };
+    for (const [index, f] of job.files.entries()) {
+      const count = job.files.length;
+      progress({ task: 'import', file: f.name, index, count, read: 0, total: 1 });
+      let staged;
+      try {
+        staged = await stageCapture(f.path, f.name, {
+          stagingDir: job.stagingDir,
+          ...(job.kind ? { kind: job.kind } : {}),
+          onProgress: (read, total) => progress({ task: 'import', file: f.name, index, count, read, total }),
+        });
+      } catch (e) {
+        out.failed.push({ name: f.name, message: storeError(e, f.name).message });
+        continue;
+      }
+      try {
+        const e = service.experimentById(job.experimentId);
+        const imported = commitStaged(db, staged, e.id, {
+          afterLink: () => {
+            if (!job.acceptResult || out.result) return;
+            const p = resultProposal(db, q.getExperiment(db, e.id)!);
+            const c = p?.candidates[p.preferred];
+            if (c) out.result = service.addResultMetric(e.id, { name: c.name, value: c.value, unit: c.unit, better: c.better, primary: true, source: c.source });
+          },
+        });
+        out.imported.push(imported);
+        emit({ committed: imported, studyId: e.studyId });
+      } catch (e) {
+        out.failed.push({ name: f.name, message: storeError(e, f.name).message });
+      } finally {
+        removeQuietly(staged.stagingFile);
+      }
+    }
+    return out;
+  });
+}
+
+async function reparse(job: Extract<StoreJob, { op: 'reparse' }>, emit: (e: StoreEvent) => void): Promise<{ captures: number; changedKind: number }> {
+  return withDb(job.notebook, async (db) => {
+    const ids = job.captureIds ?? cq.allCaptureIds(db);
+    const progress = throttled(emit);
+    let changedKind = 0;
+    for (const [index, id] of ids.entries()) {
+      const row = cq.getCaptureRow(db, id);
+      if (!row) continue;
+      progress({ task: 'reparse', file: row.name, index, count: ids.length, read: index, total: ids.length });
+      if (await reparseCapture(db, id, job.kind)) changedKind++;
+    }
+    emit({ changed: null });
+    return { captures: ids.length, changedKind };
+  });
+}
+
+async function compact(job: Extract<StoreJob, { op: 'compact' }>, emit: (e: StoreEvent) => void): Promise<{ bytesBefore: number; bytesAfter: number; capturesRemoved: number }> {
+  const size = (): number => [job.notebook, `${job.notebook}-wal`].reduce((n, f) => { try { return n + statSync(f).size; } catch { return n; } }, 0);
+  return withDb(job.notebook, async (db) => {
+    const bytesBefore = size();
+    emit({ progress: { task: 'compact', file: '', index: 0, count: 1, read: 0, total: 1 } });
+    const capturesRemoved = db.transaction(() => cq.purgeDetached(db, job.purgeBefore)).immediate();
+    db.exec('VACUUM');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    emit({ changed: null });
+    return { bytesBefore, bytesAfter: size(), capturesRemoved };
+  });
+}
+
+serveJobs<StoreJob, StoreResult, StoreEvent>(parentPort, (job, emit) => {
+  switch (job.op) {
+    case 'import': return importFiles(job, emit);
+    case 'reparse': return reparse(job, emit);
+    case 'compact': return compact(job, emit);
+  }
+});
