@@ -10,7 +10,7 @@ const nodeBuiltins = ['node:*'];
 const nodePaths = (message) => nodeModules.map((name) => ({ name, message }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'test/fixtures/**'] },
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'test/fixtures/**', '.cache/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

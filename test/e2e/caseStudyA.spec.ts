@@ -1,6 +1,7 @@
 /**
  * Case study A (product.md): a PHP health-check API tuned from 140 to 205 to 286 req/s, entered
- * entirely through the UI, then the timeline must tell the story: +46.4 %, +39.5 %, +104.3 %.
+ * entirely through the UI with the results typed as people write them ("140 req/s"), then the
+ * timeline must tell the story: +46.4 %, +39.5 %, +104.3 %.
  */
 import { expect, test } from './support/fixtures';
 import {
@@ -9,7 +10,7 @@ import {
 
 test('case study A: health-check QPS 140 → 205 → 286 req/s', async ({ page }) => {
   await createStudy(page, 'health-check QPS', 'Raise the throughput of the Laravel health-check endpoint under ab -c 1000.');
-  await setRequirements(page, [{ metric: 'requests_per_second', comparator: '>=', threshold: '250', unit: '1/s', label: 'health-check QPS' }]);
+  await setRequirements(page, [{ metric: 'requests_per_second', comparator: '>=', threshold: '250 req/s', unit: '', label: 'health-check QPS' }]);
 
   await createProfile(page, {
     name: 'Cloud VM 4C/8G CentOS 7.5',
@@ -29,25 +30,25 @@ test('case study A: health-check QPS 140 → 205 → 286 req/s', async ({ page }
     profile: 'Cloud VM 4C/8G CentOS 7.5',
     notes: 'Load: `ab -n 100000 -c 1000` on the health endpoint.\n\n- top: CPU 100 %, ~80 % user / 20 % system\n- vmstat: cs ≈ 7,000/s, in ≈ 14,000/s\n- strace: mostly **stat()** calls: opcache revalidating timestamps',
   });
-  await addMetric(baseline, { name: 'requests_per_second', value: '140', unit: '1/s', better: 'higher', primary: true });
+  await addMetric(baseline, { name: 'requests_per_second', value: '140 req/s', unit: '', better: 'higher', primary: true });
   await expect(baseline.getByTestId('notes-preview').locator('strong')).toHaveText('stat()');
 
   const opcache = await addExperiment(page, 'opcache: stop revalidating timestamps');
   await editExperiment(page, 'opcache: stop revalidating timestamps', { status: 'kept', profile: 'Cloud VM 4C/8G CentOS 7.5' });
   await addConfigChange(opcache, { scope: 'php.ini', key: 'opcache.validate_timestamps', before: '1', after: '0', why: 'strace showed stat() storms from timestamp revalidation' });
   await addConfigChange(opcache, { scope: 'php.ini', key: 'opcache.revalidate_freq', before: '2', after: '0', why: 'no revalidation at all in production' });
-  await addMetric(opcache, { name: 'requests_per_second', value: '205', unit: '1/s', better: 'higher', primary: true });
+  await addMetric(opcache, { name: 'requests_per_second', value: '205 req/s', unit: '', better: 'higher', primary: true });
 
   const phpredis = await addExperiment(page, 'Redis client predis → phpredis');
   await editExperiment(page, 'Redis client predis → phpredis', { status: 'kept', profile: 'Cloud VM 4C/8G CentOS 7.5' });
   await addConfigChange(phpredis, { scope: 'app config', key: 'config/database.php redis.client', before: 'predis', after: 'phpredis', why: 'perf report: time in send/ip/tcp paths; predis is pure PHP' });
-  await addMetric(phpredis, { name: 'requests_per_second', value: '286', unit: '1/s', better: 'higher', primary: true });
+  await addMetric(phpredis, { name: 'requests_per_second', value: '286 req/s', unit: '', better: 'higher', primary: true });
 
   const rows = timelineRows(page);
   await expect(rows).toHaveCount(3);
-  await expect(rows.nth(0).getByTestId('timeline-value')).toHaveText('140 1/s');
-  await expect(rows.nth(1).getByTestId('timeline-value')).toHaveText('205 1/s');
-  await expect(rows.nth(2).getByTestId('timeline-value')).toHaveText('286 1/s');
+  await expect(rows.nth(0).getByTestId('timeline-value')).toHaveText('140 req/s');
+  await expect(rows.nth(1).getByTestId('timeline-value')).toHaveText('205 req/s');
+  await expect(rows.nth(2).getByTestId('timeline-value')).toHaveText('286 req/s');
   await expect(rows.nth(0).getByTestId('timeline-step')).toHaveText('—');
   await expect(rows.nth(1).getByTestId('timeline-step')).toHaveText('+46.4 %');
   await expect(rows.nth(2).getByTestId('timeline-step')).toHaveText('+39.5 %');

@@ -28,12 +28,12 @@ test('edit and delete config changes and metrics; primary is one per experiment'
   await addMetric(d, { name: 'requests_per_second', value: '22000', unit: '1/s' });
   await addMetric(d, { name: 'latency_mean_seconds', value: '0.09', unit: 's', better: 'lower', primary: false });
   await expect(d.getByTestId('metric-row').filter({ hasText: 'requests_per_second' }).getByText('primary', { exact: true })).toBeVisible();
-  await expect(page.getByTestId('timeline-row').first().getByTestId('timeline-value')).toHaveText('22,000 1/s');
+  await expect(page.getByTestId('timeline-row').first().getByTestId('timeline-value')).toHaveText('22.0k req/s');
 
   await d.getByRole('button', { name: 'Make latency_mean_seconds primary' }).click();
   await expect(d.getByTestId('metric-row').filter({ hasText: 'latency_mean_seconds' }).getByText('primary', { exact: true })).toBeVisible();
   await expect(d.getByTestId('metric-row').filter({ hasText: 'requests_per_second' }).getByText('primary', { exact: true })).toHaveCount(0);
-  await expect(page.getByTestId('timeline-row').first().getByTestId('timeline-value')).toHaveText('0.09 s');
+  await expect(page.getByTestId('timeline-row').first().getByTestId('timeline-value')).toHaveText('90 ms');
 
   await d.getByRole('button', { name: 'Edit metric latency_mean_seconds' }).click();
   const me = d.getByRole('form', { name: 'Edit metric latency_mean_seconds' });
@@ -42,7 +42,7 @@ test('edit and delete config changes and metrics; primary is one per experiment'
   await expect(me.getByRole('alert')).toContainText('not a number');
   await me.getByLabel('Value').fill('0.075');
   await me.getByRole('button', { name: 'Save metric' }).click();
-  await expect(page.getByTestId('timeline-row').first().getByTestId('timeline-value')).toHaveText('0.075 s');
+  await expect(page.getByTestId('timeline-row').first().getByTestId('timeline-value')).toHaveText('75 ms');
 
   await d.getByRole('button', { name: 'Delete metric requests_per_second' }).click();
   await expect(d.getByTestId('metric-row')).toHaveCount(1);

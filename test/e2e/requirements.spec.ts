@@ -6,7 +6,7 @@ test('requirements are saved, validated, and drive the goal column', async ({ pa
   await createStudy(page, 'Python service to 50k QPS', 'Requirements of the session (case study B).');
   await setRequirements(page, [
     { metric: 'requests_per_second', comparator: '>=', threshold: '30000', unit: '1/s', label: 'QPS' },
-    { metric: 'latency_mean_seconds', comparator: '<=', threshold: '0.070', unit: 's', label: 'each request' },
+    { metric: 'latency_mean_seconds', comparator: '<=', threshold: '70 ms', unit: '', label: 'each request' },
     { metric: 'error_ratio', comparator: '<=', threshold: '0.05', unit: 'ratio', label: 'error rate' },
     { metric: 'cpu_util_percent', comparator: '<=', threshold: '70', unit: '%', label: 'server load' },
   ]);
@@ -15,15 +15,17 @@ test('requirements are saved, validated, and drive the goal column', async ({ pa
   const form = page.getByRole('form', { name: 'Requirements' });
   await expect(form.getByLabel('Requirement 2 metric')).toHaveValue('latency_mean_seconds');
   await expect(form.getByLabel('Requirement 2 comparator')).toHaveValue('<=');
-  await expect(form.getByLabel('Requirement 2 threshold')).toHaveValue('0.07');
-  await expect(form.getByLabel('Requirement 4 unit')).toHaveValue('%');
+  // thresholds are stored in base units and shown the way people write them
+  await expect(form.getByLabel('Requirement 2 threshold')).toHaveValue('70 ms');
+  await expect(form.getByLabel('Requirement 4 threshold')).toHaveValue('70 %');
+  await expect(form.getByLabel('Requirement 4 unit')).toHaveValue('');
 
   // a bad threshold is refused with a clear message, nothing is saved
   await form.getByLabel('Requirement 4 threshold').fill('seventy');
   await form.getByRole('button', { name: 'Save requirements' }).click();
   await expect(form.getByRole('alert')).toContainText('Requirement 4');
   await form.getByRole('button', { name: 'Discard' }).click();
-  await expect(form.getByLabel('Requirement 4 threshold')).toHaveValue('70');
+  await expect(form.getByLabel('Requirement 4 threshold')).toHaveValue('70 %');
 
   const step1 = await addExperiment(page, 'Writes through a Redis FIFO queue');
   await addMetric(step1, { name: 'requests_per_second', value: '6000', unit: '1/s', primary: true });

@@ -4,7 +4,9 @@ import { formatPercent, pickByteUnit, sizeForInput } from '../../renderer/src/li
 describe('renderer number formatting', () => {
   it('shows timeline changes with a sign and one decimal', () => {
     expect(formatPercent(46.43)).toBe('+46.4 %');
-    expect(formatPercent(-5.56)).toBe('-5.6 %');
+    expect(formatPercent(-5.56)).toBe('\u22125.6 %');
+    expect(formatPercent(1857.23)).toBe('+1,857.2 %');
+    expect(formatPercent(2000)).toBe('+2,000.0 %');
     expect(formatPercent(null)).toBe('—');
   });
 

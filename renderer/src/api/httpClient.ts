@@ -114,3 +114,34 @@ export function createHttpClient(options: HttpClientOptions = {}): TunebookApi {
   } satisfies TunebookApi;
   return api;
 }
+
+/**
+ * Browser mode's upload of a capture file: the page streams the File's bytes to
+ * `POST /api/upload?name=…` (no JSON body, nothing held whole in memory on either side) and gets
+ * an upload id for importCaptures({ upload }). XMLHttpRequest, because fetch reports no upload
+ * progress. Errors reject with a TunebookError carrying the host's code.
+ */
+export type Uploader = (file: File, onProgress?: (sent: number, total: number) => void, signal?: AbortSignal) => Promise<string>;
+
+export function createUploader(options: Pick<HttpClientOptions, 'baseUrl' | 'token'> = {}): Uploader {
+  const base = (options.baseUrl ?? window.location.origin).replace(/\/$/, '');
+  const token = options.token === undefined ? takeTokenFromLocation() : options.token;
+  return (file, onProgress, signal) => new Promise<string>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${base}/api/upload?name=${encodeURIComponent(file.name)}`);
+    xhr.setRequestHeader('X-Tunebook-Token', token ?? '');
+    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+    xhr.upload.onprogress = (e) => onProgress?.(e.loaded, e.lengthComputable ? e.total : file.size);
+    xhr.onload = () => {
+      let body: unknown;
+      try { body = JSON.parse(xhr.responseText); } catch { body = null; }
+      const id = (body as { result?: { upload?: unknown } } | null)?.result?.upload;
+      if (xhr.status >= 200 && xhr.status < 300 && typeof id === 'string') resolve(id);
+      else reject(toError(xhr.status, body));
+    };
+    xhr.onerror = () => reject(new TunebookError('internal', `Could not send ${file.name} to the Tunebook host. Is \`tunebook serve\` still running?`));
+    xhr.onabort = () => reject(new TunebookError('cancelled', 'the upload was cancelled'));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(file);
+  });
+}

@@ -5,13 +5,25 @@
  */
 import { API_METHODS, TunebookError, decodeErrorMessage, isErrorCode } from '../../../shared/api';
 import type { ApiMethodName, ErrorCode, TunebookApi } from '../../../shared/api';
-import { createHttpClient } from './httpClient';
+import { createHttpClient, createUploader } from './httpClient';
+import type { Uploader } from './httpClient';
 
 let instance: TunebookApi | null = null;
 
 export function getApi(): TunebookApi {
   instance ??= window.tunebook ? fromBridge(window.tunebook) : createHttpClient();
   return instance;
+}
+
+let uploader: Uploader | null | undefined;
+
+/**
+ * How a dropped File reaches the back end: null inside Electron (the preload gives its path and the
+ * back end reads it from disk), an HTTP upload in browser mode.
+ */
+export function getUploader(): Uploader | null {
+  if (uploader === undefined) uploader = window.tunebook ? null : createUploader();
+  return uploader;
 }
 
 /**

@@ -1,6 +1,11 @@
 import { useEffect, useState } from 'react';
+import type { RequestedAction } from '../../../shared/api';
 import { useApp } from './AppContext';
 import { CapturesView } from '../features/captures/CapturesView';
+import { AttachDialog } from '../features/evidence/AttachDialog';
+import { CaptureView } from '../features/evidence/CaptureView';
+import { ImportProvider } from '../features/evidence/ImportProvider';
+import { useImport } from '../features/evidence/useImport';
 import { Datalists } from '../features/experiments/Datalists';
 import { NotebookBar } from '../features/notebook/NotebookBar';
 import { ProfilesView } from '../features/profiles/ProfilesView';
@@ -11,7 +16,23 @@ import { StudyView } from '../features/studies/StudyView';
 
 /** The window: top bar (notebook, search), sidebar (studies, profiles), and the current view. */
 export function App() {
+  return (
+    <ImportProvider>
+      <Window />
+    </ImportProvider>
+  );
+}
+
+function Window() {
   const { api, route, navigate, invalidate } = useApp();
+  const { reparseAll, compact } = useImport();
+  // File › Import Captures… (Electron): the chosen files wait here for a target experiment
+  const [menuImport, setMenuImport] = useState<string[] | null>(null);
+  useEffect(() => api.on('onDidRequestAction', (a: RequestedAction) => {
+    if (a.action === 'import-captures') setMenuImport(a.paths);
+    else if (a.action === 'reparse-captures') void reparseAll();
+    else void compact();
+  }), [api, reparseAll, compact]);
 
   // Reload everything when the notebook changes (File › Open in Electron) or data changes elsewhere.
   useEffect(() => {
@@ -52,9 +73,21 @@ export function App() {
         {route.name === 'study' && <StudyView key={route.studyId} studyId={route.studyId} experimentId={route.experimentId ?? null} />}
         {route.name === 'profiles' && <ProfilesView profileId={route.profileId} />}
         {route.name === 'captures' && <CapturesView />}
+        {route.name === 'capture' && (
+          <CaptureView key={route.captureId} captureId={route.captureId} experimentId={route.experimentId} line={route.line ?? null} tab={route.tab ?? (route.line ? 'raw' : 'figures')} />
+        )}
         {route.name === 'home' && <Home />}
       </main>
       <Datalists />
+      {menuImport && (
+        <AttachDialog
+          intakes={[{ paths: menuImport }]}
+          what={menuImport.length === 1 ? (menuImport[0]!.split(/[\\/]/).pop() ?? 'a file') : `${menuImport.length} files`}
+          studyId={route.name === 'study' ? route.studyId : null}
+          experimentId={route.name === 'study' ? route.experimentId ?? null : route.name === 'capture' ? route.experimentId : null}
+          onClose={() => setMenuImport(null)}
+        />
+      )}
     </div>
   );
 }

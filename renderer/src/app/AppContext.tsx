@@ -1,6 +1,6 @@
 /**
  * App-wide state: the TunebookApi, a data revision that every query depends on (bumped after each
- * write and on back-end events), and the current route (no router: a notebook has four views).
+ * write and on back-end events), and the current route (no router: a notebook has a handful of views).
  */
 import { createContext, useCallback, useContext, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
@@ -10,7 +10,11 @@ export type Route =
   | { name: 'home' }
   | { name: 'study'; studyId: number; experimentId?: number | null }
   | { name: 'profiles'; profileId?: number | null }
-  | { name: 'captures' };
+  | { name: 'captures' }
+  /** a stored capture, seen from one of its experiments; `line` opens the raw text there */
+  | { name: 'capture'; captureId: number; experimentId: number | null; line?: number; tab?: CaptureTab };
+
+export type CaptureTab = 'figures' | 'raw' | 'charts';
 
 interface AppState {
   api: TunebookApi;

@@ -1,8 +1,9 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { DragEvent } from 'react';
 import { droppedFiles } from '../features/captures/parseCaptures';
 
-function hasFiles(e: DragEvent): boolean {
+/** Whether a drag carries files (not text, a link, or a reordered row). */
+export function hasFiles(e: DragEvent): boolean {
   return Array.from(e.dataTransfer.types).includes('Files');
 }
 
@@ -14,6 +15,14 @@ function hasFiles(e: DragEvent): boolean {
 export function useFileDrop(onFiles: (files: File[]) => void, opts: { stopPropagation?: boolean } = {}) {
   const depth = useRef(0);
   const [dragging, setDragging] = useState(false);
+  // a drop taken by a nested zone (which stops it) or a drag that ends elsewhere still ends ours
+  useEffect(() => {
+    if (!dragging) return;
+    const reset = () => { depth.current = 0; setDragging(false); };
+    window.addEventListener('drop', reset, true);
+    window.addEventListener('dragend', reset, true);
+    return () => { window.removeEventListener('drop', reset, true); window.removeEventListener('dragend', reset, true); };
+  }, [dragging]);
   const handlers = {
     onDragEnter: (e: DragEvent<HTMLElement>) => {
       if (!hasFiles(e)) return;

@@ -1,20 +1,16 @@
-/** Number formatting shared by the views. */
+/** Number formatting shared by the views (values with units: shared/units.ts formatQuantity). */
 import type { Comparator } from '../../../shared/model';
+import { formatNumber } from '../../../shared/units';
 
 export const COMPARATOR_LABELS: Record<Comparator, string> = { '>=': '≥', '<=': '≤', '>': '>', '<': '<', '=': '=' };
 
-/** +46.4 %, -12.0 %, 0.0 %; an em dash when there is nothing to compare. */
+/** +46.4 %, +1,857.2 %, −12.0 % (a real minus), 0.0 %; an em dash when there is nothing to compare. */
 export function formatPercent(p: number | null | undefined): string {
   if (p === null || p === undefined || !Number.isFinite(p)) return '—';
   const rounded = Math.round(p * 10) / 10;
-  const sign = rounded > 0 ? '+' : rounded < 0 ? '-' : '';
-  return `${sign}${Math.abs(rounded).toFixed(1)} %`;
-}
-
-/** A measured value as the user typed it: up to 4 significant decimals, thousands separated. */
-export function formatValue(v: number | null | undefined): string {
-  if (v === null || v === undefined || !Number.isFinite(v)) return '—';
-  return v.toLocaleString('en-US', { maximumFractionDigits: Math.abs(v) < 1 ? 6 : 3 });
+  const sign = rounded > 0 ? '+' : rounded < 0 ? '\u2212' : '';
+  const digits = Math.abs(rounded) >= 1000 ? formatNumber(Math.abs(rounded)) : Math.abs(rounded).toFixed(1);
+  return `${sign}${digits.includes('.') ? digits : `${digits}.0`} %`;
 }
 
 export const BYTE_UNITS = [

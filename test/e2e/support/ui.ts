@@ -124,3 +124,29 @@ export function timelineRows(page: Page): Locator {
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/**
+ * Drop real files on an element the way a browser does: a DataTransfer holding File objects made
+ * from the files' exact bytes, dispatched as dragenter then drop.
+ */
+export async function dropFiles(target: Locator, files: string[]): Promise<void> {
+  const { readFileSync } = await import('node:fs');
+  const { basename } = await import('node:path');
+  const list = files.map((f) => ({ name: basename(f), base64: readFileSync(f).toString('base64') }));
+  const dataTransfer = await target.page().evaluateHandle((items) => {
+    const dt = new DataTransfer();
+    for (const f of items) {
+      const bytes = Uint8Array.from(atob(f.base64), (ch) => ch.charCodeAt(0));
+      dt.items.add(new File([bytes], f.name, { type: 'text/plain' }));
+    }
+    return dt;
+  }, list);
+  await target.dispatchEvent('dragenter', { dataTransfer });
+  await target.dispatchEvent('dragover', { dataTransfer });
+  await target.dispatchEvent('drop', { dataTransfer });
+}
+
+/** The stored captures listed on an experiment's panel. */
+export function captureLinks(detail: Locator): Locator {
+  return detail.getByTestId('capture-link');
+}

@@ -4,49 +4,12 @@
  * says so, and the numbers stay readable in the table next to it.
  */
 import { useEffect, useRef, useState } from 'react';
-import type * as PlotlyTypes from 'plotly.js';
 import type { Data, Layout, Shape } from 'plotly.js';
+import { cssVar, loadPlotly, plotlyText, usePurgeOnUnmount, useColorScheme } from './plotly';
 import './Chart.css';
 
 export interface ChartSeries { name: string; x: string[]; y: (number | null)[]; text?: string[] }
 export interface GoalLine { value: number; label: string }
-
-type PlotlyModule = typeof PlotlyTypes;
-let plotlyPromise: Promise<PlotlyModule> | null = null;
-function loadPlotly(): Promise<PlotlyModule> {
-  plotlyPromise ??= import('plotly.js-dist-min').then((m) => {
-    const mod = m as unknown as { default?: PlotlyModule } & PlotlyModule;
-    return mod.default ?? mod;
-  });
-  return plotlyPromise;
-}
-
-/** 'dark' | 'light', following prefers-color-scheme, so the chart redraws in the new colours. */
-function useColorScheme(): 'dark' | 'light' {
-  const query = '(prefers-color-scheme: dark)';
-  const [scheme, setScheme] = useState<'dark' | 'light'>(() => (window.matchMedia(query).matches ? 'dark' : 'light'));
-  useEffect(() => {
-    const mql = window.matchMedia(query);
-    const onChange = () => setScheme(mql.matches ? 'dark' : 'light');
-    mql.addEventListener('change', onChange);
-    return () => mql.removeEventListener('change', onChange);
-  }, []);
-  return scheme;
-}
-
-function cssVar(name: string, fallback: string): string {
-  const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-  return v || fallback;
-}
-
-/**
- * plotly reads a subset of HTML in text (<a href>, <b>, <br>, <span style>) in tick labels, point
- * text, annotations and titles. Experiment titles and requirement labels are user text: escape
- * them so they show as typed and never become markup.
- */
-export function plotlyText(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 export function LineChart({ series, goals = [], yTitle, ariaLabel }: {
   series: ChartSeries[];
@@ -101,10 +64,7 @@ export function LineChart({ series, goals = [], yTitle, ariaLabel }: {
     return () => { live = false; };
   }, [series, goals, yTitle, scheme]);
 
-  useEffect(() => () => {
-    const el = ref.current;
-    if (el && plotlyPromise) void plotlyPromise.then((P) => P.purge(el));
-  }, []);
+  usePurgeOnUnmount(ref);
 
   return (
     <figure className="chart" aria-label={ariaLabel}>

@@ -7,8 +7,9 @@ import type { ReactNode } from 'react';
 import type { CaptureJson, SeriesJson } from '../../../../shared/capture/json';
 import type { FactValue, Labels, Metric } from '../../../../shared/capture/types';
 import { formatBytes } from '../../lib/format';
+import { formatQuantity } from '../../../../shared/units';
 import {
-  factText, formatConfidence, formatQuantity, formatScaled, isPrimitiveFact, labelPairs, rawQuantity, scaleFor,
+  factText, formatConfidence, formatScaled, isPrimitiveFact, labelPairs, rawQuantity, scaleFor,
 } from './formatCapture';
 import type { CaptureEntry } from './parseCaptures';
 
@@ -17,7 +18,7 @@ const COLLAPSE_AFTER = 12;
 /** Tables longer than this show their first rows and a "Show all" button. */
 const TABLE_ROWS = 24;
 
-export function CaptureCard({ entry, onRemove }: { entry: CaptureEntry; onRemove: () => void }) {
+export function CaptureCard({ entry, onRemove, actions }: { entry: CaptureEntry; onRemove: () => void; actions?: ReactNode }) {
   const headingId = useId();
   const c = entry.capture;
   return (
@@ -33,6 +34,7 @@ export function CaptureCard({ entry, onRemove }: { entry: CaptureEntry; onRemove
           </>
         )}
         {entry.source === 'paste' && <span className="badge">pasted</span>}
+        {actions && <span className="capture-card-actions push-right">{actions}</span>}
         <button type="button" className="btn-icon push-right" aria-label={`Remove ${entry.name}`} title="Remove from the list" onClick={onRemove}>×</button>
       </header>
       {entry.error && (entry.cancelled
@@ -43,7 +45,23 @@ export function CaptureCard({ entry, onRemove }: { entry: CaptureEntry; onRemove
   );
 }
 
-function CaptureBody({ capture: c }: { capture: CaptureJson }) {
+/** What a stored capture's view adds to the figures: results taken from them, and jumps to the raw text. */
+export interface CaptureBodyActions {
+  /** make a figure a result of the experiment (primary or not) */
+  onUseAsResult?: (m: Metric, primary: boolean) => void;
+  /** the results already taken from this capture, to mark their figures */
+  results?: readonly { metric: string; labels?: Labels; primary: boolean; name: string }[];
+  /** open the raw text at a line (a finding's evidence, a figure's line) */
+  onShowLine?: (line: number) => void;
+}
+
+/** "lines 5-25" / "line 34" → 5 / 34 */
+function firstLine(evidence: string | undefined): number | null {
+  const m = /lines?\s+(\d+)/.exec(evidence ?? '');
+  return m ? Number(m[1]) : null;
+}
+
+export function CaptureBody({ capture: c, actions = {} }: { capture: CaptureJson; actions?: CaptureBodyActions }) {
   const facts = Object.entries(c.facts);
   const settings = Object.entries(c.settings);
   const empty = !c.metrics.length && !c.series.length && !facts.length && !settings.length && !c.findings.length;
@@ -64,7 +82,9 @@ function CaptureBody({ capture: c }: { capture: CaptureJson }) {
                 <span className={`badge severity severity-${f.severity}`}>{f.severity}</span>
                 <code className="finding-id">{f.id}</code>
                 <span className="finding-message">{f.message}</span>
-                {f.evidence && <span className="muted small finding-evidence">({f.evidence})</span>}
+                {f.evidence && (actions.onShowLine && firstLine(f.evidence) !== null
+                  ? <button type="button" className="link-button small finding-evidence" onClick={() => actions.onShowLine!(firstLine(f.evidence)!)}>{f.evidence}</button>
+                  : <span className="muted small finding-evidence">({f.evidence})</span>)}
               </li>
             ))}
           </ul>
@@ -78,7 +98,7 @@ function CaptureBody({ capture: c }: { capture: CaptureJson }) {
           </ul>
         </section>
       )}
-      {c.metrics.length > 0 && <MetricsTable metrics={c.metrics} />}
+      {c.metrics.length > 0 && <MetricsTable metrics={c.metrics} actions={actions} />}
       {c.series.length > 0 && <SeriesTable series={c.series} />}
       {facts.length > 0 && (
         <KeyValueSection title="Facts" count={facts.length}>
@@ -142,9 +162,12 @@ function FilterBox({ label, query, setQuery, matching, total }: { label: string;
   );
 }
 
-function MetricsTable({ metrics }: { metrics: Metric[] }) {
+const sameLabels = (a: Labels | undefined, b: Labels | undefined): boolean => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
+
+function MetricsTable({ metrics, actions }: { metrics: Metric[]; actions: CaptureBodyActions }) {
   const f = useRowFilter(metrics);
   const rows = f.shown;
+  const resultOf = (m: Metric) => actions.results?.find((r) => r.metric === m.name && sameLabels(r.labels, m.labels));
   return (
     <section aria-label="Metrics">
       <div className="capture-section-head">
@@ -154,15 +177,35 @@ function MetricsTable({ metrics }: { metrics: Metric[] }) {
       <div className="capture-table-wrap">
         <table className="grid-table capture-table">
           <thead>
-            <tr><th scope="col">Metric</th><th scope="col" className="num">Value</th><th scope="col">Labels</th><th scope="col">Name</th></tr>
+            <tr>
+              <th scope="col">Metric</th><th scope="col" className="num">Value</th><th scope="col">Labels</th><th scope="col">Name</th>
+              {actions.onUseAsResult && <th scope="col">Result</th>}
+            </tr>
           </thead>
           <tbody>
             {rows.map((m, i) => (
               <tr key={i} data-testid="capture-metric">
-                <td>{m.column ?? m.name}</td>
-                <td className="num" title={rawQuantity(m.value, m.unit)}>{formatQuantity(m.value, m.unit, m.column)}</td>
+                <td>
+                  {actions.onShowLine && m.lines
+                    ? <button type="button" className="link-button" title={`Show line ${m.lines[0]}`} onClick={() => actions.onShowLine!(m.lines![0])}>{m.column ?? m.name}</button>
+                    : m.column ?? m.name}
+                </td>
+                <td className="num" title={rawQuantity(m.value, m.unit)}>{formatQuantity(m.value, m.unit, m.name)}</td>
                 <td><LabelList labels={m.labels} /></td>
                 <td className="muted mono small">{m.name}</td>
+                {actions.onUseAsResult && (
+                  <td className="nowrap">
+                    {resultOf(m) ? (
+                      <span className="badge badge-primary" title={`Result “${resultOf(m)!.name}” of the experiment`}>{resultOf(m)!.primary ? 'primary result' : 'result'}</span>
+                    ) : (
+                      <>
+                        <button type="button" className="link-button small" aria-label={`Use ${m.column ?? m.name}${labelPairs(m.labels).map(([k, v]) => ` ${k}=${v}`).join('')} as result`} onClick={() => actions.onUseAsResult!(m, false)}>use as result</button>
+                        {' · '}
+                        <button type="button" className="link-button small" aria-label={`Use ${m.column ?? m.name}${labelPairs(m.labels).map(([k, v]) => ` ${k}=${v}`).join('')} as primary result`} onClick={() => actions.onUseAsResult!(m, true)}>primary</button>
+                      </>
+                    )}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>

@@ -1,7 +1,8 @@
 /**
  * Captures: drop, choose or paste tool output (ab, wrk, fio, iostat, vmstat, top, strace, perf,
  * sysctl …) and see what Tunebook reads from it — kind, headline metrics, series summaries, facts,
- * settings, findings, warnings. Nothing is stored yet (attaching captures to experiments comes later).
+ * settings, findings, warnings — then store it on an experiment ("Store on experiment…").
+ * Dropping straight onto an experiment stores without this preview.
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -14,12 +15,14 @@ import type { CaptureEntry, ParseProgress } from './parseCaptures';
 import './captures.css';
 import { useFileDrop } from '../../hooks/useFileDrop';
 import { DropZone } from '../../components/DropZone/DropZone';
+import { AttachDialog } from '../evidence/AttachDialog';
+import type { Intake } from '../evidence/useImport';
 
 interface Job { id: number; label: string; progress: ParseProgress | null }
 
 let nextJob = 1;
 let pasteCount = 0;
-/** Results survive a visit to another view (for the life of the window; nothing is stored). */
+/** Results survive a visit to another view (for the life of the window). */
 let keptEntries: CaptureEntry[] = [];
 
 
@@ -63,8 +66,34 @@ export function CapturesView() {
   const parseFileList = useCallback((files: File[]) => {
     if (!files.length) return;
     const forced = kind || undefined;
-    void run(`Parsing ${plural(files.length, 'file')}…`, (progress) => parseFiles(api, files, forced, progress));
+    void run(`Parsing ${plural(files.length, 'file')}…`, async (progress) => {
+      const entries = await parseFiles(api, files, forced, progress);
+      const job = `job-${nextJob}`;
+      return entries.map((e) => (e.origin ? e : { ...e, origin: { files }, shared: job }));
+    });
   }, [api, kind, run]);
+
+  // "Store on experiment…": one entry, or every entry (a folder dropped in Electron is stored as the folder)
+  const [attach, setAttach] = useState<{ intakes: Intake[]; what: string } | null>(null);
+  const attachAll = () => {
+    const seen = new Set<unknown>();
+    const files: File[] = [];
+    const paths: string[] = [];
+    const intakes: Intake[] = [];
+    for (const e of entries) {
+      if (!e.origin || e.cancelled) continue;
+      const key = e.shared ?? e.key;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      // files and paths go in one import each (one progress bar, one message); pasted texts one by one
+      if ('files' in e.origin) files.push(...e.origin.files);
+      else if ('paths' in e.origin) paths.push(...e.origin.paths);
+      else intakes.push(e.origin);
+    }
+    if (paths.length) intakes.unshift({ paths });
+    if (files.length) intakes.unshift({ files });
+    if (intakes.length) setAttach({ intakes, what: plural(entries.filter((e) => e.origin && !e.cancelled).length, 'capture') });
+  };
 
   const openChooser = () => fileInput.current?.click();
 
@@ -88,7 +117,7 @@ export function CapturesView() {
     <div className="view captures-view" {...dropHandlers}>
       <header className="title-row">
         <h1>Captures</h1>
-        <span className="muted small">See what Tunebook reads from tool output. Nothing is stored yet.</span>
+        <span className="muted small">See what Tunebook reads from tool output, then store it on an experiment.</span>
       </header>
 
       <section className="panel capture-intake" aria-label="Add captures">
@@ -178,13 +207,24 @@ export function CapturesView() {
         <section className="capture-results" aria-label="Parsed captures">
           <div className="title-row">
             <h2>Results <span className="count">{entries.length}</span></h2>
-            <button type="button" className="btn btn-small" onClick={() => setEntries([])}>Clear results</button>
+            <span className="row-actions">
+              <button type="button" className="btn btn-small btn-primary" onClick={attachAll}>Store all on experiment…</button>
+              <button type="button" className="btn btn-small" onClick={() => setEntries([])}>Clear results</button>
+            </span>
           </div>
           {entries.map((entry) => (
-            <CaptureCard key={entry.key} entry={entry} onRemove={() => setEntries((es) => es.filter((x) => x.key !== entry.key))} />
+            <CaptureCard
+              key={entry.key}
+              entry={entry}
+              onRemove={() => setEntries((es) => es.filter((x) => x.key !== entry.key))}
+              actions={entry.origin && !entry.shared && !entry.cancelled ? (
+                <button type="button" className="btn btn-small" onClick={() => setAttach({ intakes: [entry.origin!], what: entry.name })}>Store on experiment…</button>
+              ) : undefined}
+            />
           ))}
         </section>
       )}
+      {attach && <AttachDialog intakes={attach.intakes} what={attach.what} onClose={() => setAttach(null)} />}
       {entries.length === 0 && jobs.length === 0 && (
         <p className="muted">No captures yet. Drop files above, choose them, or paste a tool&apos;s output.</p>
       )}

@@ -27,9 +27,9 @@ function timeScale(column: string, magnitude: number): Scale {
   else if (/\busec\b|\(us\)|µs/i.test(column)) hinted = 1;
   else if (/\bmsec\b|\(ms\)|\bms\b|_ms$/i.test(column) || MS_COLUMNS.test(column)) hinted = 2;
   if (hinted >= 0) {
-    // the tool's unit, stepped up while the number would have five digits or more (fio's 6497.8k usec → 6,498 ms)
+    // the tool's unit, stepped up while the number would reach 1,000 (fio's 6497.8k usec → 6.5 s, as 1.4 s beside it)
     let i = hinted;
-    while (i < TIME_STEPS.length - 1 && magnitude * TIME_STEPS[i]!.factor >= 10_000) i++;
+    while (i < TIME_STEPS.length - 1 && magnitude * TIME_STEPS[i]!.factor >= 1000) i++;
     return TIME_STEPS[i]!;
   }
   if (magnitude === 0 || magnitude >= 1) return TIME_STEPS[3]!;
@@ -86,11 +86,6 @@ export function formatScaled(v: number | null | undefined, scale: Scale): string
   const n = formatNumber(v * scale.factor);
   if (!scale.suffix) return n;
   return `${n} ${scale.suffix}`;
-}
-
-/** One value with its unit, e.g. 8,788 KiB/s, 4.8 s, 2,197 /s. */
-export function formatQuantity(value: number, unit: string, column?: string): string {
-  return formatScaled(value, scaleFor(unit, column, value));
 }
 
 /** The exact stored value, for a tooltip. */

@@ -11,6 +11,7 @@
 import type { TunebookApi } from '../../../../shared/api';
 import type { CaptureJson } from '../../../../shared/capture/json';
 import { describeError } from '../../api';
+import type { Intake } from '../evidence/useImport';
 
 /** parseCaptureText refuses more than this (the back end's MAX_CAPTURE_TEXT). */
 export const MAX_TEXT_BYTES = 64 * 1024 * 1024;
@@ -26,6 +27,10 @@ export interface CaptureEntry {
   error?: string;
   /** the user cancelled the parse this entry was part of */
   cancelled?: boolean;
+  /** where its bytes are, to store it on an experiment (absent when a dropped folder's files cannot be told apart) */
+  origin?: Intake;
+  /** set when `origin` is the whole drop (a folder's files in Electron): entries of one drop share it */
+  shared?: string;
 }
 
 let nextKey = 1;
@@ -77,7 +82,10 @@ export async function parseFiles(
   if (withPath.length) {
     try {
       const captures = await api.parseCaptureFiles(withPath.map((f) => f.path), kind);
-      out.push(...entriesFrom(captures, withPath[0]!.file.name, 'file', kind));
+      const entries = entriesFrom(captures, withPath[0]!.file.name, 'file', kind);
+      // one capture per path given: each entry knows its file (a folder gives several per path)
+      if (entries.length === withPath.length) entries.forEach((e, i) => { e.origin = { paths: [withPath[i]!.path] }; });
+      out.push(...entries);
     } catch (e) {
       const err = describeError(e);
       const cancelled = err.code === 'cancelled';
@@ -116,7 +124,7 @@ async function parseOneFileAsText(api: TunebookApi, file: File, kind: string | u
     return [errorEntry(file.name, 'file', `Could not read ${file.name} (is it a folder? Drop the files inside it, or the folder itself onto the drop zone).`, kind)];
   }
   try {
-    return entriesFrom(await api.parseCaptureText(file.name, text, kind), file.name, 'file', kind);
+    return entriesFrom(await api.parseCaptureText(file.name, text, kind), file.name, 'file', kind).map((e) => ({ ...e, origin: { files: [file] } }));
   } catch (e) {
     const err = describeError(e);
     if (err.code === 'cancelled') return [{ ...errorEntry(file.name, 'file', CANCELLED, kind), cancelled: true }];
@@ -127,7 +135,7 @@ async function parseOneFileAsText(api: TunebookApi, file: File, kind: string | u
 /** Parses pasted text; never throws. */
 export async function parsePasted(api: TunebookApi, name: string, text: string, kind: string | undefined): Promise<CaptureEntry[]> {
   try {
-    return entriesFrom(await api.parseCaptureText(name, text, kind), name, 'paste', kind);
+    return entriesFrom(await api.parseCaptureText(name, text, kind), name, 'paste', kind).map((e) => ({ ...e, origin: { text, name } }));
   } catch (e) {
     return [errorEntry(name, 'paste', describeError(e).message, kind)];
   }

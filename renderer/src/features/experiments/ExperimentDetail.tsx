@@ -7,6 +7,9 @@ import { useAction } from '../../app/useAction';
 import { Markdown } from '../../components/Markdown/Markdown';
 import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
 import { useToasts } from '../../components/Toast/useToasts';
+import type { UsualMetric } from '../../../../shared/evidence';
+import { CapturesPanel } from '../evidence/CapturesPanel';
+import { ProposalsPanel } from '../evidence/ProposalsPanel';
 import { ConfigChangesEditor } from './ConfigChangesEditor';
 import { MetricsEditor } from './MetricsEditor';
 
@@ -19,11 +22,13 @@ const toDraft = (e: Experiment): Draft => ({ title: e.title, date: e.date, statu
  */
 const unsaved = new Map<number, { base: string; draft: Draft }>();
 
-/** One experiment: its fields, notes (Markdown, rendered safely), config changes and results. */
-export function ExperimentDetail({ experiment, index, profiles, onDeleted }: {
+/** One experiment: its fields, notes (Markdown, rendered safely), captures, config changes and results. */
+export function ExperimentDetail({ experiment, index, profiles, usual, onDeleted }: {
   experiment: Experiment;
   index: number;
   profiles: HardwareProfile[];
+  /** the metrics the study usually records, proposed by the result form */
+  usual: readonly UsualMetric[];
   onDeleted: () => void;
 }) {
   const { navigate } = useApp();
@@ -139,8 +144,14 @@ export function ExperimentDetail({ experiment, index, profiles, onDeleted }: {
           {dirty && <span className="muted small">Unsaved changes</span>}
         </div>
       </form>
+      <CapturesPanel experiment={experiment} />
+      <ProposalsPanel experiment={experiment} profiles={profiles} />
       <ConfigChangesEditor experimentId={experiment.id} changes={experiment.configChanges} />
-      <MetricsEditor experimentId={experiment.id} metrics={experiment.metrics} />
+      <MetricsEditor
+        experiment={experiment}
+        usual={usual}
+        onOpenCapture={(captureId, line) => navigate({ name: 'capture', captureId, experimentId: experiment.id, ...(line ? { line, tab: 'raw' as const } : {}) })}
+      />
     </section>
   );
 }

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import type { DragEvent, FormEvent, KeyboardEvent } from 'react';
+import type { DragEvent, FormEvent, KeyboardEvent, LiHTMLAttributes } from 'react';
 import type { Experiment } from '../../../../shared/model';
 import { useAction } from '../../app/useAction';
 import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
-import { formatValue } from '../../lib/format';
+import { formatQuantity } from '../../../../shared/units';
+import { hasFiles, useFileDrop } from '../../hooks/useFileDrop';
+import { useImport } from '../evidence/useImport';
 
 /**
  * The study's experiments in order (baseline first). Select with click/Enter; reorder by dragging or
@@ -82,8 +84,9 @@ export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
         {order.map((x, i) => {
           const primary = x.metrics.find((m) => m.primary);
           return (
-            <li
+            <CaptureDropItem
               key={x.id}
+              experimentId={x.id}
               draggable
               className={`exp-item status-row-${x.status} ${dragId === x.id ? 'dragging' : ''} ${dropIndex === i ? 'drop-before' : ''} ${dropIndex === order.length && i === order.length - 1 ? 'drop-after' : ''}`}
               onDragStart={(e) => { setDragId(x.id); e.dataTransfer.effectAllowed = 'move'; e.dataTransfer.setData('text/plain', String(x.id)); }}
@@ -107,10 +110,11 @@ export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
                 <span className="exp-pos" aria-hidden="true">{i === 0 ? 'B' : i}</span>
                 <span className="exp-title">{x.title}</span>
                 <StatusBadge status={x.status} />
-                {primary && <span className="exp-value">{formatValue(primary.value)} {primary.unit}</span>}
+                {primary && <span className="exp-value">{formatQuantity(primary.value, primary.unit, primary.name)}</span>}
+                {x.captures.length > 0 && <span className="exp-captures muted small" title={`${x.captures.length} captures`} aria-label={`${x.captures.length} captures`}>▤ {x.captures.length}</span>}
               </button>
               <span className="drag-handle" aria-hidden="true" title="Drag to reorder">⋮⋮</span>
-            </li>
+            </CaptureDropItem>
           );
         })}
       </ol>
@@ -126,5 +130,24 @@ export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
       </form>
       <p className="sr-only" role="status" aria-live="polite">{announce}</p>
     </section>
+  );
+}
+
+/**
+ * A row of the list that also takes capture files dropped on it (stored on that experiment).
+ * A drag that carries files goes to the file drop; any other drag (reordering) to the row's own
+ * handlers, so the two never mix.
+ */
+function CaptureDropItem({ experimentId, className, children, ...rest }: { experimentId: number } & LiHTMLAttributes<HTMLLIElement>) {
+  const { importInto } = useImport();
+  const { dragging, handlers } = useFileDrop((files) => { if (files.length) void importInto(experimentId, { files }); }, { stopPropagation: true });
+  const either = (files: (e: DragEvent<HTMLLIElement>) => void, other: ((e: DragEvent<HTMLLIElement>) => void) | undefined) =>
+    (e: DragEvent<HTMLLIElement>) => (hasFiles(e) ? files(e) : other?.(e));
+  return (
+    <li {...rest} className={`${className ?? ''} ${dragging ? 'file-over' : ''}`}
+      onDragEnter={either(handlers.onDragEnter, rest.onDragEnter)} onDragOver={either(handlers.onDragOver, rest.onDragOver)}
+      onDragLeave={either(handlers.onDragLeave, rest.onDragLeave)} onDrop={either(handlers.onDrop, rest.onDrop)}>
+      {children}
+    </li>
   );
 }

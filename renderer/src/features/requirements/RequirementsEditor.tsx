@@ -3,11 +3,17 @@ import type { FormEvent } from 'react';
 import { COMPARATORS } from '../../../../shared/model';
 import type { Comparator, Requirement, RequirementInput } from '../../../../shared/model';
 import { useAction } from '../../app/useAction';
-import { COMPARATOR_LABELS, parseNumber } from '../../lib/format';
+import { COMPARATOR_LABELS } from '../../lib/format';
+import { editableQuantity, parseQuantity } from '../../../../shared/units';
+import { metricInfo } from '../../../../shared/metrics';
 
+/** A requirement as edited: the threshold as typed ("100 MiB/s", "70 ms", "30,000"); a bare number is in `unit`. */
 interface Row { metric: string; comparator: Comparator; threshold: string; unit: string; label: string }
 
-const toRow = (r: Requirement): Row => ({ metric: r.metric, comparator: r.comparator, threshold: String(r.threshold), unit: r.unit, label: r.label });
+const toRow = (r: Requirement): Row => {
+  const t = editableQuantity(r.threshold, r.unit, r.metric);
+  return { metric: r.metric, comparator: r.comparator, threshold: t.text, unit: t.unit, label: r.label };
+};
 const emptyRow = (): Row => ({ metric: '', comparator: '>=', threshold: '', unit: '', label: '' });
 
 /**
@@ -30,9 +36,9 @@ export function RequirementsEditor({ studyId, requirements }: { studyId: number;
     const out: RequirementInput[] = [];
     for (const [i, r] of rows.entries()) {
       if (!r.metric.trim()) { setError(`Requirement ${i + 1}: the metric name is empty.`); return; }
-      const t = parseNumber(r.threshold);
-      if (t === null || !Number.isFinite(t)) { setError(`Requirement ${i + 1}: the threshold “${r.threshold}” is not a number.`); return; }
-      out.push({ metric: r.metric.trim(), comparator: r.comparator, threshold: t, unit: r.unit.trim(), label: r.label.trim() });
+      const t = parseQuantity(r.threshold, r.unit.trim() || metricInfo(r.metric.trim()).unit);
+      if (!t) { setError(`Requirement ${i + 1}: the threshold “${r.threshold}” is not a value (e.g. 30,000, 100 MiB/s, 70 ms, 5 %).`); return; }
+      out.push({ metric: r.metric.trim(), comparator: r.comparator, threshold: t.value, unit: t.unit, label: r.label.trim() });
     }
     setError(null);
     await run((api) => api.setRequirements(studyId, out));
@@ -42,7 +48,7 @@ export function RequirementsEditor({ studyId, requirements }: { studyId: number;
     <section className="panel" aria-labelledby="requirements-heading">
       <h2 id="requirements-heading">Requirements</h2>
       <form aria-label="Requirements" onSubmit={save}>
-        {rows.length === 0 && <p className="muted small">No requirements: state what “done” means, e.g. requests_per_second ≥ 30000 1/s.</p>}
+        {rows.length === 0 && <p className="muted small">No requirements: state what “done” means, e.g. requests_per_second ≥ 30,000 req/s, latency_mean_seconds ≤ 70 ms.</p>}
         {rows.length > 0 && (
           <table className="grid-table requirements">
             <thead>

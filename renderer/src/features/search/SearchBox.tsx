@@ -5,10 +5,11 @@ import { describeError } from '../../api';
 import { useApp } from '../../app/AppContext';
 import { Highlight } from '../../components/Highlight/Highlight';
 
-const KIND_LABEL: Record<SearchHit['kind'], string> = { study: 'study', experiment: 'experiment', config: 'config', profile: 'profile' };
+const KIND_LABEL: Record<SearchHit['kind'], string> = { study: 'study', experiment: 'experiment', config: 'config', profile: 'profile', capture: 'capture' };
 
 /**
- * Full-text search over studies, experiments, config changes and profiles. Ctrl+K (⌘K) or "/"
+ * Full-text search over studies, experiments, config changes, profiles and stored captures (by
+ * name, kind, metric, value and finding); each hit says which study it belongs to. Ctrl+K (⌘K) or "/"
  * focuses it; arrows move through the results; Enter or a click goes there.
  */
 export function SearchBox() {
@@ -51,6 +52,7 @@ export function SearchBox() {
 
   const go = (hit: SearchHit) => {
     if (hit.kind === 'profile' && hit.profileId !== null) navigate({ name: 'profiles', profileId: hit.profileId });
+    else if (hit.kind === 'capture' && hit.captureId !== null) navigate({ name: 'capture', captureId: hit.captureId, experimentId: hit.experimentId });
     else if (hit.studyId !== null) navigate({ name: 'study', studyId: hit.studyId, experimentId: hit.experimentId });
     setOpen(false);
     inputRef.current?.blur();
@@ -104,6 +106,7 @@ export function SearchBox() {
               >
                 <span className={`badge kind-${h.kind}`}>{KIND_LABEL[h.kind]}</span>
                 <span className="hit-title">{h.title}</span>
+                {h.studyTitle && h.kind !== 'study' && <span className="hit-study muted small">in {h.studyTitle}</span>}
                 <span className="hit-snippet"><Highlight snippet={h.snippet} /></span>
               </li>
             ))}

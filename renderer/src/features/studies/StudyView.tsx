@@ -1,4 +1,5 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { usualMetrics } from '../../../../shared/evidence';
 import { useApp } from '../../app/AppContext';
 import { useQuery } from '../../app/useQuery';
 import { ExperimentDetail } from '../experiments/ExperimentDetail';
@@ -6,12 +7,15 @@ import { ExperimentList } from '../experiments/ExperimentList';
 import { RequirementsEditor } from '../requirements/RequirementsEditor';
 import { TimelineView } from '../timeline/TimelineView';
 import { StudyHeader } from './StudyHeader';
+import { AttachDialog, NEW_EXPERIMENT } from '../evidence/AttachDialog';
+import { useFileDrop } from '../../hooks/useFileDrop';
 
 export function StudyView({ studyId, experimentId }: { studyId: number; experimentId: number | null }) {
   const { navigate } = useApp();
   const detail = useQuery(`study:${studyId}`, (api) => api.getStudy(studyId));
   const profiles = useQuery('profiles', (api) => api.listProfiles());
-  const experiments = detail.data?.experiments ?? [];
+  const experiments = useMemo(() => detail.data?.experiments ?? [], [detail.data]);
+  const usual = useMemo(() => usualMetrics(experiments), [experiments]);
   const selected = experiments.find((e) => e.id === experimentId) ?? null;
   const select = (id: number | null) => navigate({ name: 'study', studyId, experimentId: id });
 
@@ -20,6 +24,10 @@ export function StudyView({ studyId, experimentId }: { studyId: number; experime
   useEffect(() => {
     if (experimentId === null && firstId !== null) navigate({ name: 'study', studyId, experimentId: firstId });
   }, [experimentId, firstId, studyId, navigate]);
+
+  // files dropped on the study (not on one of its experiments) propose a new experiment for them
+  const [dropped, setDropped] = useState<File[] | null>(null);
+  const { dragging, handlers } = useFileDrop((files) => { if (files.length) setDropped(files); });
 
   const selectedId = selected?.id ?? null;
   useEffect(() => {
@@ -32,7 +40,17 @@ export function StudyView({ studyId, experimentId }: { studyId: number; experime
   const index = selected ? experiments.indexOf(selected) : -1;
 
   return (
-    <div className="view study-view">
+    <div className={`view study-view ${dragging ? 'file-over' : ''}`} {...handlers}>
+      {dragging && <p className="drop-hint" aria-hidden="true">Drop on an experiment to store the captures there, or anywhere else for a new experiment</p>}
+      {dropped && (
+        <AttachDialog
+          intakes={[{ files: dropped }]}
+          what={dropped.length === 1 ? dropped[0]!.name : `${dropped.length} files`}
+          studyId={study.id}
+          experimentId={NEW_EXPERIMENT}
+          onClose={() => setDropped(null)}
+        />
+      )}
       <StudyHeader study={study} />
       <RequirementsEditor studyId={study.id} requirements={study.requirements} />
       <TimelineView studyId={study.id} requirements={study.requirements} onSelect={select} />
@@ -45,6 +63,7 @@ export function StudyView({ studyId, experimentId }: { studyId: number; experime
               experiment={selected}
               index={index}
               profiles={profiles.data ?? []}
+              usual={usual}
               onDeleted={() => {
                 const next = experiments[index + 1] ?? experiments[index - 1] ?? null;
                 select(next?.id ?? null);

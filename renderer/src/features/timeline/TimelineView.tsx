@@ -4,7 +4,8 @@ import { useQuery } from '../../app/useQuery';
 import { LineChart } from '../../components/Chart/LineChart';
 import type { ChartSeries, GoalLine } from '../../components/Chart/LineChart';
 import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
-import { COMPARATOR_LABELS, formatPercent, formatValue } from '../../lib/format';
+import { COMPARATOR_LABELS, formatPercent } from '../../lib/format';
+import { comparableUnits, convertValue, displayScale, formatQuantity } from '../../../../shared/units';
 
 /** Is a change in this direction an improvement for this metric? */
 function tone(p: number | null, better: TimelineRow['better']): string {
@@ -30,16 +31,25 @@ export function TimelineView({ studyId, requirements, onSelect }: {
     for (const r of rows) if (r.metric) counts.set(r.metric, (counts.get(r.metric) ?? 0) + 1);
     return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
   }, [rows]);
-  const unit = rows.find((r) => r.metric === metric)?.unit ?? '';
-  const series = useMemo<ChartSeries[]>(() => (metric ? [{
-    name: metric,
-    x: rows.map((r, i) => `${i === 0 ? 'B' : i}. ${r.title.length > 26 ? `${r.title.slice(0, 25)}…` : r.title}`),
-    y: rows.map((r) => (r.metric === metric ? r.value : null)),
-    text: rows.map((r) => (r.metric === metric && r.value !== null ? formatValue(r.value) : '')),
-  }] : []), [rows, metric]);
-  const goals = useMemo<GoalLine[]>(() => requirements
-    .filter((q) => q.metric === metric)
-    .map((q) => ({ value: q.threshold, label: `${q.label || q.metric} ${COMPARATOR_LABELS[q.comparator]} ${formatValue(q.threshold)} ${q.unit}`.trim() })), [requirements, metric]);
+  // the chart's unit: the first value's; values in a unit it cannot be compared with are left off
+  const { series, goals, scale } = useMemo(() => {
+    const unit = rows.find((r) => r.metric === metric)?.unit ?? '';
+    const inUnit = (r: TimelineRow): number | null => (r.metric === metric && r.value !== null ? convertValue(r.value, r.unit ?? '', unit) : null);
+    const scale = displayScale(unit, Math.max(0, ...rows.map((r) => Math.abs(inUnit(r) ?? 0))), metric ?? undefined);
+    const series: ChartSeries[] = metric ? [{
+      name: metric,
+      x: rows.map((r, i) => `${i === 0 ? 'B' : i}. ${r.title.length > 26 ? `${r.title.slice(0, 25)}…` : r.title}`),
+      y: rows.map((r) => { const v = inUnit(r); return v === null ? null : v * scale.factor; }),
+      text: rows.map((r) => (inUnit(r) !== null ? formatQuantity(r.value!, r.unit ?? '', metric) : '')),
+    }] : [];
+    const goals: GoalLine[] = requirements
+      .filter((q) => q.metric === metric && comparableUnits(q.unit, unit))
+      .map((q) => ({
+        value: convertValue(q.threshold, q.unit, unit)! * scale.factor,
+        label: `${q.label || q.metric} ${COMPARATOR_LABELS[q.comparator]} ${formatQuantity(q.threshold, q.unit, q.metric)}`,
+      }));
+    return { series, goals, scale };
+  }, [rows, metric, requirements]);
 
   return (
     <section className="panel timeline" aria-labelledby="timeline-heading">
@@ -61,9 +71,9 @@ export function TimelineView({ studyId, requirements, onSelect }: {
                   <td><button type="button" className="link-button" onClick={() => onSelect(r.experimentId)}>{r.title}</button></td>
                   <td><StatusBadge status={r.status} /></td>
                   <td className="mono small">{r.metric ?? <span className="muted">no primary metric</span>}</td>
-                  <td className="num" data-testid="timeline-value">{r.value === null ? '—' : `${formatValue(r.value)} ${r.unit ?? ''}`.trim()}</td>
-                  <td className={`num ${tone(r.stepChangePercent, r.better)}`} data-testid="timeline-step">{formatPercent(r.stepChangePercent)}</td>
-                  <td className={`num ${tone(r.cumulativeChangePercent, r.better)}`} data-testid="timeline-cumulative">{formatPercent(r.cumulativeChangePercent)}</td>
+                  <td className="num" data-testid="timeline-value">{r.value === null ? '—' : formatQuantity(r.value, r.unit ?? '', r.metric ?? undefined)}</td>
+                  <td className={`num ${tone(r.stepChangePercent, r.better)}`} data-testid="timeline-step">{r.stepNotComparable ? <NotComparable /> : formatPercent(r.stepChangePercent)}</td>
+                  <td className={`num ${tone(r.cumulativeChangePercent, r.better)}`} data-testid="timeline-cumulative">{r.cumulativeNotComparable ? <NotComparable /> : formatPercent(r.cumulativeChangePercent)}</td>
                   <td data-testid="timeline-goal">
                     {r.meetsGoal === null ? <span className="muted">—</span>
                       : r.meetsGoal ? <span className="badge goal-met">✓ meets goal</span>
@@ -73,9 +83,14 @@ export function TimelineView({ studyId, requirements, onSelect }: {
               ))}
             </tbody>
           </table>
-          {metric && <LineChart series={series} goals={goals} yTitle={`${metric}${unit ? ` (${unit})` : ''}`} ariaLabel={`Chart of ${metric} across experiments`} />}
+          {metric && <LineChart series={series} goals={goals} yTitle={`${metric}${scale.label ? ` (${scale.label})` : ''}`} ariaLabel={`Chart of ${metric} across experiments`} />}
         </div>
       )}
     </section>
   );
+}
+
+/** A change between values in units that measure different things: never a percentage. */
+function NotComparable() {
+  return <span className="muted small" title="The values are in units that cannot be compared (e.g. IOPS and MiB/s)">not comparable</span>;
 }

@@ -1,0 +1,154 @@
+/**
+ * An experiment's evidence: the captures stored on it (drop files or a folder here, choose them,
+ * or paste a tool's output), each with its kind, size, findings and a note, opened with a click,
+ * removed with Undo.
+ */
+import { useId, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
+import type { Experiment, ExperimentCapture } from '../../../../shared/model';
+import type { Severity } from '../../../../shared/capture/types';
+import { formatNumber, formatQuantity } from '../../../../shared/units';
+import { useApp } from '../../app/AppContext';
+import { useAction } from '../../app/useAction';
+import { DropZone } from '../../components/DropZone/DropZone';
+import { useToasts } from '../../components/Toast/useToasts';
+import { useFileDrop } from '../../hooks/useFileDrop';
+import { useImport } from './useImport';
+
+const SEVERITIES: Severity[] = ['critical', 'warning', 'info'];
+
+export function CapturesPanel({ experiment }: { experiment: Experiment }) {
+  const { importInto, busy } = useImport();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [pasting, setPasting] = useState(false);
+  const hintId = useId();
+  const headingId = useId();
+  const { dragging, handlers } = useFileDrop((files) => { if (files.length) void importInto(experiment.id, { files }); }, { stopPropagation: true });
+  const captures = experiment.captures;
+
+  return (
+    <section className={`subpanel captures-panel ${dragging ? 'dragging' : ''}`} aria-labelledby={headingId} {...handlers}>
+      <div className="subpanel-head">
+        <h3 id={headingId}>Captures {captures.length > 0 && <span className="count">{captures.length}</span>}</h3>
+        <div className="head-actions">
+          <button type="button" className="btn btn-small" onClick={() => fileInput.current?.click()} disabled={busy}>Add files…</button>
+          <button type="button" className="btn btn-small" aria-expanded={pasting} onClick={() => setPasting((p) => !p)}>Paste…</button>
+        </div>
+      </div>
+      <input
+        ref={fileInput} type="file" multiple hidden aria-label={`Capture files for ${experiment.title}`}
+        onChange={(e) => {
+          const files = Array.from(e.currentTarget.files ?? []);
+          e.currentTarget.value = '';
+          if (files.length) void importInto(experiment.id, { files });
+        }}
+      />
+      {captures.length > 0 && (
+        <table className="grid-table capture-links">
+          <thead><tr><th>Capture</th><th>Kind</th><th className="num">Size</th><th>Findings</th><th>Note</th><th><span className="sr-only">Actions</span></th></tr></thead>
+          <tbody>{captures.map((c) => <CaptureRow key={c.linkId} experiment={experiment} capture={c} />)}</tbody>
+        </table>
+      )}
+      <DropZone
+        className={`drop-zone compact ${dragging ? 'dragging' : ''}`}
+        titleClassName="drop-title"
+        label={`Drop captures on ${experiment.title}, or press Enter to choose files`}
+        title={dragging ? 'Release to store the captures on this experiment' : captures.length ? 'Drop more captures here' : 'Drop captures here: tool output, several files or a folder'}
+        hint="ab, wrk, locust, fio, iostat, vmstat, pidstat, top, /proc/interrupts, strace, perf, sysctl, lscpu … kept verbatim in the notebook."
+        hintId={hintId}
+        onChoose={() => fileInput.current?.click()}
+        disabled={busy}
+      />
+      {pasting && <PasteForm experiment={experiment} onDone={() => setPasting(false)} />}
+    </section>
+  );
+}
+
+function CaptureRow({ experiment, capture: c }: { experiment: Experiment; capture: ExperimentCapture }) {
+  const { navigate } = useApp();
+  const run = useAction();
+  const { show } = useToasts();
+  const [editing, setEditing] = useState(false);
+  const [note, setNote] = useState(c.note);
+  const counts = SEVERITIES.map((s) => [s, c.findings.filter((f) => f.severity === s).length] as const).filter(([, n]) => n > 0);
+
+  const remove = async () => {
+    const ok = await run(async (api) => { await api.detachCapture(c.linkId); return true; });
+    if (!ok) return;
+    show({
+      message: `Capture “${c.name}” removed from “${experiment.title}”.`,
+      action: { label: 'Undo', run: () => void run((api) => api.restoreCaptureLink(c.linkId)) },
+    });
+  };
+  const saveNote = async (e?: FormEvent) => {
+    e?.preventDefault();
+    if (await run((api) => api.updateCaptureLink(c.linkId, { note }))) setEditing(false);
+  };
+
+  return (
+    <tr data-testid="capture-link">
+      <td>
+        <button type="button" className="link-button capture-link-name" title={c.name}
+          onClick={() => navigate({ name: 'capture', captureId: c.captureId, experimentId: experiment.id })}>{c.name}</button>
+      </td>
+      <td><span className={`badge capture-kind ${c.kind === 'text' ? 'capture-kind-text' : ''}`} title={c.forcedKind ? 'kind chosen by you' : `detected (confidence ${Math.round(c.confidence * 100)} %)`}>{c.kind}</span></td>
+      <td className="num small" title={`${formatNumber(c.bytes)} bytes, ${formatNumber(c.lines)} lines`}>{formatQuantity(c.bytes, 'B')}</td>
+      <td>
+        {counts.length === 0 ? <span className="muted small">—</span> : counts.map(([s, n]) => (
+          <span key={s} className={`badge severity severity-${s}`} title={c.findings.filter((f) => f.severity === s).map((f) => f.message).join('\n')}>{n} {s}</span>
+        ))}
+      </td>
+      <td className="capture-note">
+        {editing ? (
+          <form className="inline-form" onSubmit={(e) => void saveNote(e)}>
+            <input aria-label={`Note on ${c.name}`} value={note} autoFocus onChange={(e) => setNote(e.target.value)}
+              onKeyDown={(e) => { if (e.key === 'Escape') { setNote(c.note); setEditing(false); } }} />
+            <button type="submit" className="btn btn-small">Save</button>
+          </form>
+        ) : (
+          <button type="button" className="link-button small" aria-label={`${c.note ? 'Edit the' : 'Add a'} note on ${c.name}`} onClick={() => setEditing(true)}>
+            {c.note || <span className="muted">add note</span>}
+          </button>
+        )}
+      </td>
+      <td className="row-actions">
+        <button type="button" className="btn btn-small btn-danger" aria-label={`Remove ${c.name}`} onClick={() => void remove()}>Remove</button>
+      </td>
+    </tr>
+  );
+}
+
+function PasteForm({ experiment, onDone }: { experiment: Experiment; onDone: () => void }) {
+  const { importInto, busy } = useImport();
+  const [name, setName] = useState('');
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const nameId = useId();
+  const textId = useId();
+  const submit = async (e?: FormEvent) => {
+    e?.preventDefault();
+    if (!text.trim()) { setError('Paste the output of a tool first.'); return; }
+    setError(null);
+    const r = await importInto(experiment.id, { text, name: name.trim() || `pasted-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.txt` });
+    if (r && r.imported.length) { setText(''); setName(''); onDone(); }
+  };
+  return (
+    <form className="paste-form" aria-label="Paste a capture" onSubmit={(e) => void submit(e)}>
+      <div className="field paste-name">
+        <label htmlFor={nameId}>Name</label>
+        <input id={nameId} value={name} maxLength={1000} placeholder="e.g. vmstat-1.txt" onChange={(e) => setName(e.target.value)} />
+      </div>
+      <div className="field paste-text">
+        <label htmlFor={textId}>Tool output</label>
+        <textarea id={textId} rows={5} value={text} spellCheck={false} placeholder="Paste the output of a tool here (Ctrl+Enter to store it)"
+          aria-invalid={error ? true : undefined} onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); void submit(); } }} />
+      </div>
+      <div className="form-actions start">
+        <button type="submit" className="btn btn-primary btn-small" disabled={busy}>Store capture</button>
+        <button type="button" className="btn btn-small" onClick={onDone}>Cancel</button>
+        {error && <span role="alert" className="error-text small">{error}</span>}
+      </div>
+    </form>
+  );
+}

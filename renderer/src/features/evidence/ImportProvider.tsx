@@ -1,0 +1,146 @@
+/**
+ * The one place long notebook writes run from in the window: storing captures (from any drop
+ * target, the file chooser, a paste or the desktop menu), re-parsing them all, compacting the
+ * notebook. Shows their progress (upload bytes in browser mode, then the back end's bytes read per
+ * file) with a Cancel, and says what happened when they end.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import type { StoreProgress } from '../../../../shared/api';
+import type { ImportResult, ImportSource } from '../../../../shared/model';
+import { formatQuantity } from '../../../../shared/units';
+import { describeError, getUploader } from '../../api';
+import { useApp } from '../../app/AppContext';
+import { useToasts } from '../../components/Toast/useToasts';
+import { pathResolver } from '../captures/parseCaptures';
+import { ImportContext } from './useImport';
+import type { ImportApi, Intake } from './useImport';
+import './evidence.css';
+
+interface Task {
+  label: string;
+  /** upload: the page is sending a file (browser mode); store: the back end is working */
+  phase: 'upload' | 'store';
+  file: string;
+  index: number;
+  count: number;
+  read: number;
+  total: number;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** What importCaptures is given for an intake; browser mode uploads files first. */
+async function toSources(intake: Intake, onUpload: (t: Omit<Task, 'label'>) => void, signal: AbortSignal): Promise<ImportSource[]> {
+  if ('paths' in intake) return intake.paths.map((path) => ({ path }));
+  if ('text' in intake) return [{ text: intake.text, name: intake.name }];
+  const resolve = pathResolver();
+  const out: ImportSource[] = [];
+  const files = intake.files;
+  for (const [index, file] of files.entries()) {
+    const path = resolve ? resolve(file) : '';
+    if (path) { out.push({ path }); continue; }
+    const upload = getUploader();
+    if (!upload) throw new Error(`${file.name} has no path on this computer and cannot be uploaded`);
+    onUpload({ phase: 'upload', file: file.name, index, count: files.length, read: 0, total: file.size });
+    const id = await upload(file, (sent, total) => onUpload({ phase: 'upload', file: file.name, index, count: files.length, read: sent, total }), signal);
+    out.push({ upload: id });
+  }
+  return out;
+}
+
+export function ImportProvider({ children }: { children: ReactNode }) {
+  const { api, invalidate } = useApp();
+  const { show, showError } = useToasts();
+  const [task, setTask] = useState<Task | null>(null);
+  const running = useRef(false);
+  const abort = useRef<AbortController | null>(null);
+
+  useEffect(() => api.on('onDidProgressStore', (p: StoreProgress) => {
+    if (!running.current) return;
+    setTask((t) => (t ? { ...t, phase: 'store', file: p.file, index: p.index, count: p.count, read: p.read, total: p.total } : t));
+  }), [api]);
+
+  const begin = (label: string): AbortController => {
+    running.current = true;
+    const controller = new AbortController();
+    abort.current = controller;
+    setTask({ label, phase: 'store', file: '', index: 0, count: 1, read: 0, total: 0 });
+    return controller;
+  };
+  const end = () => { running.current = false; abort.current = null; setTask(null); invalidate(); };
+
+  const importInto = useCallback(async (experimentId: number, intake: Intake, opts: { kind?: string } = {}): Promise<ImportResult | undefined> => {
+    if (running.current) { showError('Another import is under way: wait for it or cancel it first.'); return undefined; }
+    const controller = begin('Storing captures');
+    try {
+      const sources = await toSources(intake, (t) => setTask((x) => ({ ...(x ?? { label: 'Storing captures' }), ...t })), controller.signal);
+      if (controller.signal.aborted) return undefined;
+      const result = await api.importCaptures(experimentId, sources, opts.kind ? { kind: opts.kind } : {});
+      report(result);
+      return result;
+    } catch (e) {
+      const err = describeError(e);
+      if (err.code === 'cancelled') show({ message: 'Import cancelled: nothing of the file under way was stored.' });
+      else showError(err.message);
+      return undefined;
+    } finally {
+      end();
+    }
+
+    function report(r: ImportResult) {
+      const fresh = r.imported.filter((c) => !c.alreadyLinked);
+      const parts: string[] = [];
+      if (fresh.length) parts.push(`Stored ${plural(fresh.length, 'capture')}${fresh.length === 1 ? ` (${fresh[0]!.name}, ${fresh[0]!.kind})` : ''}.`);
+      const same = r.imported.length - fresh.length;
+      if (same) parts.push(`${plural(same, 'capture')} ${same === 1 ? 'was' : 'were'} already on this experiment.`);
+      if (r.cancelled) parts.push('The import was cancelled; the rest was not stored.');
+      if (parts.length) show({ message: parts.join(' ') });
+      if (r.failed.length && !r.cancelled) showError(`Not stored: ${r.failed.map((f) => `${f.name} — ${f.message}`).join('; ')}`);
+    }
+  }, [api, show, showError]);
+
+  const runTask = useCallback(async <T,>(label: string, work: () => Promise<T>, done: (r: T) => string): Promise<void> => {
+    if (running.current) { showError('Another task is under way: wait for it or cancel it first.'); return; }
+    begin(label);
+    try {
+      show({ message: done(await work()) });
+    } catch (e) {
+      const err = describeError(e);
+      if (err.code === 'cancelled') show({ message: `${label} cancelled.` });
+      else showError(err.message);
+    } finally {
+      end();
+    }
+  }, [show, showError]);
+
+  const reparseAll = useCallback(() => runTask('Re-parsing captures', () => api.reparseCaptures(),
+    (r) => `Re-parsed ${plural(r.captures, 'capture')}${r.changedKind ? ` (${plural(r.changedKind, 'capture')} now read as another kind)` : ''}.`), [api, runTask]);
+  const compact = useCallback(() => runTask('Compacting the notebook', () => api.compactNotebook(),
+    (r) => `Notebook compacted: ${formatQuantity(r.bytesBefore, 'B')} → ${formatQuantity(r.bytesAfter, 'B')}.`), [api, runTask]);
+
+  const cancel = () => {
+    if (task?.phase === 'upload') abort.current?.abort();
+    else void api.cancelStoreTask();
+  };
+
+  const value = useMemo<ImportApi>(() => ({ importInto, reparseAll, compact, busy: task !== null }), [importInto, reparseAll, compact, task]);
+  const pct = task && task.total > 0 ? Math.min(100, Math.floor((task.read / task.total) * 100)) : null;
+  return (
+    <ImportContext.Provider value={value}>
+      {children}
+      {task && (
+        <div className="store-task" role="status" aria-live="polite" data-testid="store-task">
+          <span className="spinner" aria-hidden="true" />
+          <span className="store-task-text">
+            {task.label}{task.file && <>: {task.phase === 'upload' ? 'sending' : 'reading'} <strong>{task.file}</strong></>}
+            {task.count > 1 && <span className="muted"> ({task.index + 1} of {task.count})</span>}
+            {pct !== null && task.phase === 'upload' && <span className="muted"> {formatQuantity(task.read, 'B')} of {formatQuantity(task.total, 'B')}</span>}
+          </span>
+          {pct !== null && <progress max={100} value={pct} aria-label="Progress">{pct} %</progress>}
+          <button type="button" className="btn btn-small" onClick={cancel}>Cancel</button>
+        </div>
+      )}
+    </ImportContext.Provider>
+  );
+}
