@@ -15,7 +15,8 @@ import path from 'node:path';
 import type { NotebookInfo } from '../../shared/model';
 import { APP_VERSION, Backend, defaultNotebookPath } from '../services/backend';
 import { userDataDir } from '../services/paths';
-import { APP_ENTRY_URL, APP_SCHEME } from './channels';
+import type { RequestedAction } from '../../shared/api';
+import { APP_ENTRY_URL, APP_SCHEME, eventChannel } from './channels';
 import type { AppWebContentsLike } from './ipc';
 import { forwardEvents, registerApiHandlers } from './ipc';
 import { notebookFromArgv, resolveLaunchConfig, unpackedPath, windowTitle } from './launchConfig';
@@ -84,6 +85,21 @@ function notebookOpened(info: NotebookInfo): void {
   rebuildMenu();
 }
 
+/** A menu command the window carries out (it owns the progress, the Undo and the choice of experiment). */
+function requestAction(action: RequestedAction): void {
+  const wc = getAppWebContents();
+  if (wc && !wc.isDestroyed()) wc.send(eventChannel('onDidRequestAction'), action);
+}
+
+async function chooseCaptures(): Promise<void> {
+  const r = await windowDialog.showOpenDialog({
+    title: 'Import captures', buttonLabel: 'Import',
+    properties: ['openFile', 'multiSelections'],
+    filters: [{ name: 'Tool output', extensions: ['txt', 'log', 'out', 'csv', 'json', 'ini', 'conf', 'cnf'] }, { name: 'All files', extensions: ['*'] }],
+  });
+  if (!r.canceled && r.filePaths.length) requestAction({ action: 'import-captures', paths: r.filePaths });
+}
+
 function rebuildMenu(): void {
   const b = backend;
   const recent = b ? (b.call('recentNotebooks', []) as string[]) : [];
@@ -97,6 +113,9 @@ function rebuildMenu(): void {
       newNotebook: () => { if (b) void newNotebookInteractive(actionDeps(b)); },
       openNotebook: () => { if (b) void openNotebookInteractive(actionDeps(b)); },
       openRecent: (file) => { if (b) void openNotebookFile(actionDeps(b), file, false); },
+      importCaptures: () => { void chooseCaptures(); },
+      reparseCaptures: () => requestAction({ action: 'reparse-captures' }),
+      compactNotebook: () => requestAction({ action: 'compact-notebook' }),
       openExternal: openExternalSafely,
       showAbout: () => {
         void windowDialog.showMessageBox({

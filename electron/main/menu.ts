@@ -10,6 +10,10 @@ export interface MenuActions {
   newNotebook(): void;
   openNotebook(): void;
   openRecent(file: string): void;
+  /** choose capture files and hand them to the window, which asks which experiment they go on */
+  importCaptures(): void;
+  reparseCaptures(): void;
+  compactNotebook(): void;
   openExternal(url: string): void;
   showAbout(): void;
 }
@@ -44,6 +48,10 @@ export function buildMenuTemplate(opts: MenuOptions): MenuItemConstructorOptions
       { id: 'new-notebook', label: 'New Notebook…', accelerator: 'CmdOrCtrl+Shift+N', click: () => actions.newNotebook() },
       { id: 'open-notebook', label: 'Open Notebook…', accelerator: 'CmdOrCtrl+O', click: () => actions.openNotebook() },
       { id: 'open-recent', label: 'Open Recent', submenu: recentItems },
+      { type: 'separator' },
+      { id: 'import-captures', label: 'Import Captures…', accelerator: 'CmdOrCtrl+I', click: () => actions.importCaptures() },
+      { id: 'reparse-captures', label: 'Re-parse All Captures', click: () => actions.reparseCaptures() },
+      { id: 'compact-notebook', label: 'Compact Notebook', click: () => actions.compactNotebook() },
       { type: 'separator' },
       isMac ? { role: 'close' } : { role: 'quit', label: 'Quit', accelerator: 'CmdOrCtrl+Q' },
     ],

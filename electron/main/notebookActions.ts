@@ -24,7 +24,7 @@ export interface DialogLike {
   }): Promise<{ canceled: boolean; filePath?: string }>;
   showOpenDialog(options: {
     title?: string; defaultPath?: string; buttonLabel?: string;
-    filters?: { name: string; extensions: string[] }[]; properties?: ('openFile')[];
+    filters?: { name: string; extensions: string[] }[]; properties?: ('openFile' | 'multiSelections')[];
   }): Promise<{ canceled: boolean; filePaths: string[] }>;
   showMessageBox(options: {
     type: 'error' | 'info' | 'warning'; title: string; message: string; detail?: string; buttons?: string[];

@@ -3,7 +3,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { buildMenuTemplate } from '../../electron/main/menu';
 
 function actions() {
-  return { newNotebook: vi.fn(), openNotebook: vi.fn(), openRecent: vi.fn(), openExternal: vi.fn(), showAbout: vi.fn() };
+  return {
+    newNotebook: vi.fn(), openNotebook: vi.fn(), openRecent: vi.fn(), openExternal: vi.fn(), showAbout: vi.fn(),
+    importCaptures: vi.fn(), reparseCaptures: vi.fn(), compactNotebook: vi.fn(),
+  };
 }
 
 function sub(item: MenuItemConstructorOptions | undefined): MenuItemConstructorOptions[] {
@@ -27,11 +30,20 @@ describe('application menu', () => {
     const t = buildMenuTemplate({ isMac: false, isDev: false, recent: [], actions: a });
     expect(t.map((m) => m.label ?? m.role)).toEqual(['&File', '&Edit', '&View', 'help']);
     const file = sub(t[0]);
-    expect(file.map((i) => i.label ?? i.role ?? i.type)).toEqual(['New Notebook…', 'Open Notebook…', 'Open Recent', 'separator', 'Quit']);
+    expect(file.map((i) => i.label ?? i.role ?? i.type)).toEqual([
+      'New Notebook…', 'Open Notebook…', 'Open Recent', 'separator', 'Import Captures…', 'Re-parse All Captures', 'Compact Notebook', 'separator', 'Quit',
+    ]);
     click(file[0]);
     click(file[1]);
     expect(a.newNotebook).toHaveBeenCalledOnce();
     expect(a.openNotebook).toHaveBeenCalledOnce();
+    click(file[4]);
+    click(file[5]);
+    click(file[6]);
+    expect(a.importCaptures).toHaveBeenCalledOnce();
+    expect(a.reparseCaptures).toHaveBeenCalledOnce();
+    expect(a.compactNotebook).toHaveBeenCalledOnce();
+    expect(file[4]!.accelerator).toBe('CmdOrCtrl+I');
   });
 
   it('lists recent notebooks without the open one, and opens them', () => {

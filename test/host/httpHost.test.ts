@@ -1,16 +1,17 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
+import type { ImportResult } from '../../shared/model';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startHttpHost, type HttpHost } from '../../electron/host/httpHost';
 import { resolveStaticPath } from '../../electron/host/staticFiles';
 import { Backend } from '../../electron/services/backend';
-import { useTempDir } from '../helpers';
+import { buildBundles, seedPath, useTempDir } from '../helpers';
 
 interface Reply { status: number; headers: Record<string, string | string[] | undefined>; body: string }
 
 /** A raw HTTP request, so Host and Origin can be set the way a hostile page or rebinding attack would. */
-function raw(port: number, method: string, urlPath: string, headers: Record<string, string> = {}, body?: string): Promise<Reply> {
+function raw(port: number, method: string, urlPath: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path: urlPath, headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
       let data = '';
@@ -137,5 +138,46 @@ describe('browser-mode HTTP host limits', () => {
       await host.close();
       backend.close();
     }
+  });
+});
+
+describe('browser-mode capture uploads', () => {
+  const tmp = useTempDir();
+  let backend: Backend;
+  let host: HttpHost;
+  beforeEach(async () => {
+    const workers = await buildBundles();
+    backend = new Backend({ notebookPath: path.join(tmp(), 'nb.tunebook'), userDataDir: tmp(), ...workers });
+    host = await startHttpHost({ backend, rendererDir: tmp(), port: 0, maxUploadBytes: 64 * 1024 });
+  });
+  afterEach(async () => { await host.close(); backend.close(); });
+
+  const upload = (name: string, body: Buffer | string, headers: Record<string, string> = {}) =>
+    raw(host.port, 'POST', `/api/upload?name=${encodeURIComponent(name)}`, { 'Content-Type': 'application/octet-stream', 'X-Tunebook-Token': host.token, ...headers }, body);
+
+  it('streams an upload to the host and imports it byte for byte', async () => {
+    const bytes = readFileSync(seedPath('fio-randwrite-4k-qd64-j64.txt'));
+    const up = await upload('fio-randwrite-4k-qd64-j64.txt', bytes);
+    expect(up.status).toBe(200);
+    const id = JSON.parse(up.body).result.upload as string;
+    expect(id).toMatch(/^[0-9a-f]{24}$/);
+    const study = backend.api.createStudy({ title: 'fio' });
+    const e = backend.api.createExperiment(study.id, { title: 'random' });
+    const r = (await backend.call('importCaptures', [e.id, [{ upload: id }]])) as ImportResult;
+    expect(r.imported[0]).toMatchObject({ name: 'fio-randwrite-4k-qd64-j64.txt', kind: 'fio', bytes: bytes.length });
+    expect(Buffer.concat([...backend.captureBytes(r.imported[0]!.captureId)]).equals(bytes)).toBe(true);
+    // an upload is imported once; its file is gone afterwards
+    await expect(backend.call('importCaptures', [e.id, [{ upload: id }]]) as Promise<unknown>).rejects.toThrow(/unknown or was already imported/);
+  });
+
+  it('refuses an upload over the limit, without the token, or from another origin, and keeps nothing', async () => {
+    const big = await upload('big.log', Buffer.alloc(100 * 1024, 'a'));
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.body).error.message).toMatch(/larger than this server accepts.*--max-upload/);
+    expect((await upload('x.txt', 'x', { 'X-Tunebook-Token': 'f'.repeat(48) })).status).toBe(401);
+    expect((await upload('x.txt', 'x', { Origin: 'https://evil.example' })).status).toBe(403);
+    // the refused upload's partial file was removed
+    const uploads = path.dirname(backend.uploadTarget());
+    expect(existsSync(uploads) ? readdirSync(uploads) : []).toEqual([]);
   });
 });

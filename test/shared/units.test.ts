@@ -320,3 +320,20 @@ describe('round trips', () => {
     }), { numRuns: 3000 });
   });
 });
+
+describe('editable and chart forms', () => {
+  it('gives text that reads back exactly, in the unit people use', async () => {
+    const { editableQuantity, displayScale, parseQuantity } = await import('../../shared/units');
+    expect(editableQuantity(176160768, 'B/s')).toEqual({ text: '168 MiB/s', unit: '' });
+    expect(editableQuantity(0.207, 's')).toEqual({ text: '207 ms', unit: '' });
+    expect(editableQuantity(43000, '1/s', 'iops')).toEqual({ text: '43.0k IOPS', unit: '' });
+    expect(editableQuantity(12, 'connections')).toEqual({ text: '12', unit: 'connections' });
+    // not exact when shown: the plain base value and its unit
+    const odd = editableQuantity(8998912.5, 'B/s');
+    expect(parseQuantity(odd.text, odd.unit)).toEqual({ value: 8998912.5, unit: 'B/s' });
+    expect(displayScale('B/s', 176160768)).toEqual({ factor: 1 / 2 ** 20, label: 'MiB/s' });
+    expect(displayScale('s', 0.06)).toEqual({ factor: 1000, label: 'ms' });
+    expect(displayScale('ratio', 0.3)).toEqual({ factor: 100, label: '%' });
+    expect(displayScale('1/s', 50000, 'requests_per_second')).toEqual({ factor: 1, label: 'req/s' });
+  });
+});
