@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test as base, expect, chromium, _electron } from '@playwright/test';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 import { ELECTRON_SKIP_REASON, electronBinary } from './electronBinary';
 
@@ -115,4 +115,4 @@ export const test = base.extend<Options & TestFixtures, WorkerFixtures>({
 });
 
 export { expect };
-export type { Page };
+export type { Locator, Page };
