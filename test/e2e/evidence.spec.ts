@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from './support/fixtures';
 import type { Locator } from './support/fixtures';
-import { addExperiment, captureLinks, createStudy, dropFiles, experimentDetail } from './support/ui';
+import { addExperiment, captureLinks, createStudy, dropFiles, experimentDetail, pasteText } from './support/ui';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(HERE, '..', 'fixtures', 'captures');
@@ -22,7 +22,7 @@ async function paste(detail: Locator, name: string, text: string): Promise<void>
   await detail.getByRole('button', { name: 'Paste…' }).click();
   const form = detail.getByRole('form', { name: 'Paste a capture' });
   await form.getByLabel('Name').fill(name);
-  await form.getByLabel('Tool output').fill(text);
+  await pasteText(form.getByLabel('Tool output'), text);
   await form.getByRole('button', { name: 'Store capture' }).click();
   await expect(form).toBeHidden();
 }

@@ -150,3 +150,15 @@ export async function dropFiles(target: Locator, files: string[]): Promise<void>
 export function captureLinks(detail: Locator): Locator {
   return detail.getByTestId('capture-link');
 }
+
+/**
+ * Put a long text (a whole capture) in a text field at once, as a paste does. Playwright's fill()
+ * types it through Chromium's insertText, which takes seconds for tens of kilobytes of lines.
+ */
+export async function pasteText(field: Locator, text: string): Promise<void> {
+  await field.evaluate((el, value) => {
+    const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el) as object, 'value')!.set!;
+    setter.call(el, value);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
+}
