@@ -49,7 +49,7 @@ export function resultFromMetric(m: Metric, captureId: number, all: readonly Met
     value: m.value,
     unit: m.unit,
     better: info.better as Better,
-    label: `${m.column && m.column !== m.name ? m.column : info.label}${labelText(m.labels)}: ${formatQuantity(m.value, m.unit, m.name)}`,
+    label: `${info.label}${labelText(m.labels)}: ${formatQuantity(m.value, m.unit, m.name)}`,
     source: {
       captureId,
       metric: m.name,

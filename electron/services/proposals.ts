@@ -14,6 +14,7 @@ import type {
 } from '../../shared/model';
 import { FACT_KINDS, applyProfilePatch, profileFromCaptures } from '../../shared/profileFromCaptures';
 import { compareSnapshots, isRecorded, snapshotScope } from '../../shared/snapshotDiff';
+import { formatQuantity } from '../../shared/units';
 import type { Db } from '../db/connection';
 import * as q from '../db/queries';
 import { storedCaptureJson } from './captureStore';
@@ -43,7 +44,7 @@ export function resultProposal(db: Db, e: Experiment): ResultProposal | null {
 
 function suggestName(p: Partial<HardwareProfileInput>): string {
   const size = [p.cores ?? p.threads ? `${p.cores ?? p.threads}C` : '', p.memoryBytes ? `${Math.round(p.memoryBytes / 2 ** 30)}G` : ''].filter(Boolean).join('/');
-  const disks = (p.disks ?? []).map((d) => d.name).slice(0, 3).join(', ');
+  const disks = (p.disks ?? []).slice(0, 3).map((d) => (d.sizeBytes ? `${d.name} ${formatQuantity(d.sizeBytes, 'B')}` : d.name)).join(', ');
   return [size, disks, p.os ?? ''].filter(Boolean).join(' · ') || 'Machine from captures';
 }
 

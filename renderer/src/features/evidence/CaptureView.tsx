@@ -65,7 +65,6 @@ export function CaptureView({ captureId, experimentId, line, tab }: { captureId:
       </header>
       <p className="muted small capture-facts">
         {formatQuantity(c.bytes, 'B')} · {formatNumber(c.lines)} lines · <span title={c.sha256}>sha256 {c.sha256.slice(0, 12)}…</span>
-        {c.parsed.command && <> · <code>{c.parsed.command}</code></>}
       </p>
       {c.links.length > 0 && (
         <p className="small capture-used">

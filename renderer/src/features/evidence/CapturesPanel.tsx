@@ -44,10 +44,9 @@ export function CapturesPanel({ experiment }: { experiment: Experiment }) {
         }}
       />
       {captures.length > 0 && (
-        <table className="grid-table capture-links">
-          <thead><tr><th>Capture</th><th>Kind</th><th className="num">Size</th><th>Findings</th><th>Note</th><th><span className="sr-only">Actions</span></th></tr></thead>
-          <tbody>{captures.map((c) => <CaptureRow key={c.linkId} experiment={experiment} capture={c} />)}</tbody>
-        </table>
+        <ul className="capture-list" aria-label={`Captures of ${experiment.title}`}>
+          {captures.map((c) => <CaptureRow key={c.linkId} experiment={experiment} capture={c} />)}
+        </ul>
       )}
       <DropZone
         className={`drop-zone compact ${dragging ? 'dragging' : ''}`}
@@ -86,19 +85,17 @@ function CaptureRow({ experiment, capture: c }: { experiment: Experiment; captur
   };
 
   return (
-    <tr data-testid="capture-link">
-      <td>
+    <li data-testid="capture-link" className="capture-item">
+      <div className="ci-main">
         <button type="button" className="link-button capture-link-name" title={c.name}
           onClick={() => navigate({ name: 'capture', captureId: c.captureId, experimentId: experiment.id })}>{c.name}</button>
-      </td>
-      <td><span className={`badge capture-kind ${c.kind === 'text' ? 'capture-kind-text' : ''}`} title={c.forcedKind ? 'kind chosen by you' : `detected (confidence ${Math.round(c.confidence * 100)} %)`}>{c.kind}</span></td>
-      <td className="num small" title={`${formatNumber(c.bytes)} bytes, ${formatNumber(c.lines)} lines`}>{formatQuantity(c.bytes, 'B')}</td>
-      <td>
-        {counts.length === 0 ? <span className="muted small">—</span> : counts.map(([s, n]) => (
+        <span className={`badge capture-kind ${c.kind === 'text' ? 'capture-kind-text' : ''}`} title={c.forcedKind ? 'kind chosen by you' : `detected (confidence ${Math.round(c.confidence * 100)} %)`}>{c.kind}</span>
+        <span className="muted small nowrap" title={`${formatNumber(c.bytes)} bytes`}>{formatQuantity(c.bytes, 'B')} · {formatNumber(c.lines)} lines</span>
+      </div>
+      <div className="ci-meta">
+        {counts.map(([s, n]) => (
           <span key={s} className={`badge severity severity-${s}`} title={c.findings.filter((f) => f.severity === s).map((f) => f.message).join('\n')}>{n} {s}</span>
         ))}
-      </td>
-      <td className="capture-note">
         {editing ? (
           <form className="inline-form" onSubmit={(e) => void saveNote(e)}>
             <input aria-label={`Note on ${c.name}`} value={note} autoFocus onChange={(e) => setNote(e.target.value)}
@@ -106,15 +103,13 @@ function CaptureRow({ experiment, capture: c }: { experiment: Experiment; captur
             <button type="submit" className="btn btn-small">Save</button>
           </form>
         ) : (
-          <button type="button" className="link-button small" aria-label={`${c.note ? 'Edit the' : 'Add a'} note on ${c.name}`} onClick={() => setEditing(true)}>
+          <button type="button" className="link-button small capture-note" aria-label={`${c.note ? 'Edit the' : 'Add a'} note on ${c.name}`} onClick={() => setEditing(true)}>
             {c.note || <span className="muted">add note</span>}
           </button>
         )}
-      </td>
-      <td className="row-actions">
         <button type="button" className="btn btn-small btn-danger" aria-label={`Remove ${c.name}`} onClick={() => void remove()}>Remove</button>
-      </td>
-    </tr>
+      </div>
+    </li>
   );
 }
 
