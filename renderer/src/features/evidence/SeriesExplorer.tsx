@@ -26,7 +26,11 @@ export function SeriesExplorer({ captureId, series }: { captureId: number; serie
     for (const s of series) if (!seen.has(columnKey(s))) seen.set(columnKey(s), { key: columnKey(s), label: s.column === s.name ? s.column : `${s.column} (${s.name})` });
     return [...seen.values()];
   }, [series]);
-  const [column, setColumn] = useState(columns[0]?.key ?? '');
+  // start with a column that moves (not rrqm/s at zero throughout)
+  const [column, setColumn] = useState(() => {
+    const moving = series.find((x) => x.min !== null && x.max !== null && x.max !== x.min) ?? series[0];
+    return moving ? columnKey(moving) : '';
+  });
   const inColumn = useMemo(() => series.map((s, index) => ({ s, index })).filter((x) => columnKey(x.s) === column), [series, column]);
   const dims = useMemo(() => {
     const keys = new Map<string, Set<string>>();
