@@ -9,6 +9,7 @@ import { Backend, APP_VERSION, defaultNotebookPath } from '../services/backend';
 import { expandPaths, parseFiles } from '../services/captureFiles';
 import { startHttpHost } from '../host/httpHost';
 import { userDataDir } from '../services/paths';
+import { storeError } from '../services/errors';
 import { PARSERS } from '../../shared/capture/registry';
 import { toCaptureJson } from '../../shared/capture/json';
 import { summarizeSeries } from '../../shared/capture/series';
@@ -206,7 +207,12 @@ async function importCommand(argv: string[]): Promise<number> {
   if (!values.experiment?.trim()) throw new TunebookError('invalid', 'name the experiment: tunebook import --study TITLE --experiment TITLE FILE...');
   if (positionals.length === 0) throw new TunebookError('invalid', 'give one or more capture files or folders to import');
   for (const p of positionals) if (!existsSync(p)) throw new TunebookError('not-found', `no such file or folder: ${p}`);
-  const backend = new Backend({ notebookPath: notebookFile(values.notebook), userDataDir: userDataDir() });
+  let backend: Backend;
+  try {
+    backend = new Backend({ notebookPath: notebookFile(values.notebook), userDataDir: userDataDir() });
+  } catch (e) {
+    throw storeError(e, positionals.map((p) => path.basename(p)).join(', '));
+  }
   const done = progressPrinter(backend);
   try {
     const api = backend.api;

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, openSync, readSync, closeSync, statSync } from '
 import path from 'node:path';
 import { TunebookError } from '../../shared/api';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations/index';
+import { isDiskFull } from './diskFull';
 
 export type Db = Database.Database;
 
@@ -43,6 +44,13 @@ function peekVersion(file: string): { version: number; isTunebook: boolean; hasT
   }
 }
 
+/** The refusal to open a notebook on a full disk; `cause` keeps the disk's error, so a caller can say it its own way. */
+function diskFullRefusal(abs: string, cause: unknown): TunebookError {
+  const err = new TunebookError('refused', `The disk holding ${abs} is full: the notebook could not be opened and was left untouched. Free some space and try again.`);
+  (err as Error & { cause?: unknown }).cause = cause;
+  return err;
+}
+
 export interface OpenOptions {
   /** create the file when it does not exist (else: not-found) */
   create?: boolean;
@@ -65,6 +73,7 @@ export function openNotebookDb(file: string, opts: OpenOptions = {}): Db {
     if (statSync(abs).size > 0) {
       let peek;
       try { peek = peekVersion(abs); } catch (e) {
+        if (isDiskFull(e)) throw diskFullRefusal(abs, e);
         throw new TunebookError('refused', `${abs} could not be read as a notebook (${e instanceof Error ? e.message : String(e)}); it was left untouched`);
       }
       if (peek.version > latest) {
@@ -79,7 +88,13 @@ export function openNotebookDb(file: string, opts: OpenOptions = {}): Db {
   } else {
     mkdirSync(path.dirname(abs), { recursive: true });
   }
-  const db = new Database(abs, nativeBinding());
+  let db: Db;
+  try {
+    db = new Database(abs, nativeBinding());
+  } catch (e) {
+    if (isDiskFull(e)) throw diskFullRefusal(abs, e);
+    throw new TunebookError('refused', `${abs} could not be opened (${e instanceof Error ? e.message : String(e)})`);
+  }
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
@@ -87,6 +102,7 @@ export function openNotebookDb(file: string, opts: OpenOptions = {}): Db {
     migrate(db, migrations, latest);
   } catch (e) {
     db.close();
+    if (isDiskFull(e)) throw diskFullRefusal(abs, e);
     throw e;
   }
   return db;

@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { API_METHODS, isApiMethod, TunebookError, type ApiEvents, type ApiMethodName, type ApiMethods } from '../../shared/api';
@@ -55,6 +55,20 @@ export const UNDO_WINDOW_MS = 5 * 60_000;
 
 /** An upload received by browser mode, waiting to be imported. */
 interface Upload { file: string; name: string }
+
+/** Temp folders of Tunebook processes that are gone (killed mid-import: their staging files stayed). */
+function removeStaleTempDirs(): void {
+  let names: string[];
+  try { names = readdirSync(os.tmpdir()); } catch { return; }
+  for (const name of names) {
+    const pid = /^tunebook-(\d+)-/.exec(name)?.[1];
+    if (!pid || Number(pid) === process.pid) continue;
+    try { process.kill(Number(pid), 0); continue; } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EPERM') continue; // alive, another user's
+    }
+    rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+  }
+}
 
 export class Backend {
   private db: Db;
@@ -200,9 +214,15 @@ export class Backend {
     }) as Promise<R>;
   }
 
-  /** A folder of this process for staging files, uploads and pasted text (removed at close). */
+  /**
+   * A folder of this process for staging files, uploads and pasted text (removed at close). Its name
+   * carries the process id, so the folders of a process that was killed are found and removed.
+   */
   private tempDir(sub: string): string {
-    this.tempRoot ??= mkdtempSync(path.join(os.tmpdir(), 'tunebook-'));
+    if (!this.tempRoot) {
+      removeStaleTempDirs();
+      this.tempRoot = mkdtempSync(path.join(os.tmpdir(), `tunebook-${process.pid}-`));
+    }
     const dir = path.join(this.tempRoot, sub);
     mkdirSync(dir, { recursive: true });
     return dir;

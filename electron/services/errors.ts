@@ -1,5 +1,6 @@
 /** Errors as they cross a boundary (IPC, HTTP, a worker), and the store's failures in words a user can act on. */
 import { TunebookError } from '../../shared/api';
+import { isDiskFull } from '../db/diskFull';
 
 /**
  * Turn anything thrown into the wire form (ApiErrorBody['error']). A TunebookError keeps its code
@@ -20,10 +21,13 @@ export function toErrorBody(e: unknown): { code: string; message: string } {
  * was written when this is thrown (the transaction rolled back), so the message says so.
  */
 export function storeError(e: unknown, what: string): TunebookError {
+  // a notebook that could not even be opened for the disk being full: the same words as a failed write
+  const cause = (e as { cause?: unknown } | null)?.cause;
+  if (e instanceof TunebookError && cause !== undefined && isDiskFull(cause)) return storeError(cause, what);
   if (e instanceof TunebookError) return e;
   const code = String((e as { code?: unknown } | null)?.code ?? '');
   const detail = e instanceof Error ? e.message : String(e);
-  if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL' || /database or disk is full|no space left/i.test(detail)) {
+  if (isDiskFull(e)) {
     return new TunebookError('refused', `The disk is full: ${what} was not stored and the notebook is unchanged. Free some space and try again.`);
   }
   if (code === 'EROFS' || code.startsWith('SQLITE_READONLY') || /readonly|read-only/i.test(detail)) {

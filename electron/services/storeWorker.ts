@@ -84,6 +84,9 @@ async function importFiles(job: Extract<StoreJob, { op: 'import' }>, emit: (e: S
         removeQuietly(staged.stagingFile);
       }
     }
+    // move what was committed from the WAL into the notebook file (a copy of the .tunebook file then has it);
+    // a checkpoint that cannot finish (a reader, a full disk) is harmless: the WAL still holds the data
+    try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* next time */ }
     return out;
   });
 }
