@@ -9,7 +9,16 @@
  * retained after parsing the larger log is more than 1.5× the smaller one's (series are bounded by
  * MAX_POINTS_PER_SERIES, so memory must not grow with the file size).
  *
- *   node scripts/bench.mjs [--mb 200] [--keep]      (--mb: the smaller size; the larger is twice it)
+ * Full import (scripts/benchImport.mjs): writes one ~1 GB iostat -x log the same way, parses it with
+ * CaptureStream alone (the baseline: what storing costs on top of parsing), then runs the built CLI,
+ * `node dist/cli.cjs import --notebook TMP/bench.tunebook … --json LOG`, as a child process (dist/ is
+ * rebuilt first when older than the sources) and reports MB/s (file MB / wall seconds), the peak
+ * RSS of that whole process (its store worker thread included), the notebook's size and compression
+ * ratio, and a second import of the same file (deduplicated: read and hashed again, only linked).
+ * Exits 1 when the import is slower than 50 MB/s or its peak RSS is 300 MB or more.
+ *
+ *   node scripts/bench.mjs [--mb 200] [--import-mb 1024] [--keep]
+ *     --mb: the smaller parser log (the larger is twice it); --import-mb: the imported log (0 skips)
  */
 import { build } from 'esbuild';
 import fs from 'node:fs';
@@ -17,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { importBench } from './benchImport.mjs';
 
 // re-run with --expose-gc so heap figures are measured after a collection
 if (typeof globalThis.gc !== 'function' && !process.env.TB_BENCH_CHILD) {
@@ -29,7 +39,12 @@ const args = process.argv.slice(2);
 const mbArg = args.indexOf('--mb');
 const TARGET_MB = mbArg >= 0 ? Number(args[mbArg + 1]) : 200;
 const KEEP = args.includes('--keep');
+const importArg = args.indexOf('--import-mb');
+const IMPORT_MB = importArg >= 0 ? Number(args[importArg + 1]) : 1024;
+if (!(TARGET_MB > 0) || !(IMPORT_MB >= 0)) { console.error('usage: node scripts/bench.mjs [--mb 200] [--import-mb 1024] [--keep]'); process.exit(2); }
 const MIN_MBPS = 100;
+const IMPORT_MIN_MBPS = 50;
+const IMPORT_MAX_RSS = 300e6;
 const CHUNK = 1 << 20;
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tunebook-bench-'));
@@ -106,6 +121,8 @@ async function run(file, bytes) {
 
 const fmtMB = (b) => (b / 1e6).toFixed(1) + ' MB';
 let failed = false;
+/** the table printed at the end: [what, figure, aim, verdict] */
+const summary = [];
 
 const iostatFile = path.join(tmp, 'iostat-x.log');
 const iostatSize = writeLog(iostatFile, iostatLog.head, iostatLog.body, SIZES_MB[0] * 1e6);
@@ -139,12 +156,14 @@ for (const [label, log, name] of [['iostat -x', iostatLog, 'iostat-x'], ['vmstat
   // measures everybody else's load), and on the better of the two runs (both parse the same samples)
   const best = Math.max(...runs.map((r) => Math.max(r.mbps, r.cpuMbps)));
   if (best < MIN_MBPS) { console.log(`${''.padEnd(10)} FAIL: below ${MIN_MBPS} MB/s (best ${best.toFixed(0)} MB/s)`); failed = true; }
+  summary.push([`${label} parse`, `${best.toFixed(0)} MB/s (best run, wall or CPU)`, `≥ ${MIN_MBPS} MB/s`, best < MIN_MBPS ? 'FAIL' : 'ok']);
   // memory: series are thinned to a point budget, so the retained heap must not grow with the log
   const [small, large] = runs;
   const ratio = large.heapGrowth / Math.max(small.heapGrowth, 1);
   const verdict = ratio > MAX_RETAINED_RATIO ? `FAIL: grows with the file size (> ${MAX_RETAINED_RATIO}×)` : 'bounded';
   console.log(`${''.padEnd(10)} retained heap ${fmtMB(small.heapGrowth)} for ${fmtMB(small.size)}, ${fmtMB(large.heapGrowth)} for ${fmtMB(large.size)}: ${ratio.toFixed(2)}× for ${(large.size / small.size).toFixed(1)}× the log — ${verdict}`);
   if (ratio > MAX_RETAINED_RATIO) failed = true;
+  summary.push([`${label} heap`, `${ratio.toFixed(2)}× retained for 2× the log`, `≤ ${MAX_RETAINED_RATIO}×`, ratio > MAX_RETAINED_RATIO ? 'FAIL' : 'ok']);
 }
 
 // jc comparison on a 20 MB slice of the iostat log
@@ -165,11 +184,56 @@ if (jc.status === 0) {
   if (r.status === 0) {
     const jmbps = Buffer.byteLength(text) / 1e6 / jsecs;
     console.log(`jc --iostat on ${fmtMB(Buffer.byteLength(text))}: ${jsecs.toFixed(2)} s (${jmbps.toFixed(1)} MB/s); ours ${ours.secs.toFixed(2)} s (${ours.mbps.toFixed(0)} MB/s): ${(jsecs / ours.secs).toFixed(0)}× faster`);
+    summary.push(['jc --iostat', `${jmbps.toFixed(1)} MB/s; ours ${(jsecs / ours.secs).toFixed(0)}× faster`, '', 'info']);
   } else {
     console.log(`jc --iostat failed (${r.status}): ${(r.stderr || '').slice(0, 200)}`);
   }
 } else {
   console.log('jc not installed: skipping the jc comparison');
+}
+
+// full import: parse + store one large log through the real CLI, against the parser alone on the same file
+if (IMPORT_MB > 0) {
+  const file = path.join(tmp, `iostat-x-import-${IMPORT_MB}.log`);
+  const size = writeLog(file, iostatLog.head, iostatLog.body, IMPORT_MB * 1e6);
+  const parse = await run(file, size);
+  parse.out = null;
+  console.log(`import     parser alone (CaptureStream) on ${fmtMB(size)}: ${parse.secs.toFixed(2)} s, ${parse.mbps.toFixed(0)} MB/s wall clock, ${parse.cpuMbps.toFixed(0)} MB/s of CPU time`);
+  let r;
+  try {
+    r = await importBench({ root, tmp, file, size });
+  } catch (e) {
+    console.log(`import     FAIL: ${e instanceof Error ? e.message : String(e)}`);
+    summary.push(['import', 'did not complete', '', 'FAIL']);
+    failed = true;
+  }
+  if (r) {
+    const { first, second } = r;
+    const rss = first.peakRss === null ? 'not measured' : fmtMB(first.peakRss);
+    const cpu = (x) => (x.cpuSecs === null ? '' : `, ${x.cpuSecs.toFixed(2)} s CPU (${(x.cpuSecs / x.secs).toFixed(2)} cores)`);
+    console.log(`import     tunebook import of ${fmtMB(size)} (${first.capture.lines.toLocaleString('en-US')} lines, kind ${first.capture.kind}): ${first.secs.toFixed(2)} s, ${first.mbps.toFixed(1)} MB/s wall clock${cpu(first)}; ${(first.secs / parse.secs).toFixed(2)}× the parser alone`);
+    console.log(`${''.padEnd(10)} peak RSS of the CLI process ${rss} (${first.rssHow}); notebook ${fmtMB(r.notebookBytes)} (${(size / r.notebookBytes).toFixed(1)}× smaller than the log)`);
+    console.log(`${''.padEnd(10)} second import of the same file (deduplicated, linked to another experiment): ${second.secs.toFixed(2)} s, ${second.mbps.toFixed(1)} MB/s${cpu(second)}, peak RSS ${second.peakRss === null ? 'not measured' : fmtMB(second.peakRss)}; notebook then ${fmtMB(r.notebookAfterSecond)}`);
+    const slow = first.mbps < IMPORT_MIN_MBPS;
+    const fat = first.peakRss !== null && first.peakRss >= IMPORT_MAX_RSS;
+    if (slow) console.log(`${''.padEnd(10)} FAIL: import below ${IMPORT_MIN_MBPS} MB/s (${first.mbps.toFixed(1)} MB/s)`);
+    if (fat) console.log(`${''.padEnd(10)} FAIL: import peak RSS ${fmtMB(first.peakRss)} is not under ${fmtMB(IMPORT_MAX_RSS)}`);
+    if (slow || fat) failed = true;
+    summary.push(
+      ['parse alone', `${parse.mbps.toFixed(0)} MB/s (${fmtMB(size)}, ${parse.secs.toFixed(2)} s)`, 'baseline', 'info'],
+      ['import', `${first.mbps.toFixed(1)} MB/s (${first.secs.toFixed(2)} s, ${(first.secs / parse.secs).toFixed(2)}× parse)`, `≥ ${IMPORT_MIN_MBPS} MB/s`, slow ? 'FAIL' : 'ok'],
+      ['import RSS', `${rss} peak`, `< ${fmtMB(IMPORT_MAX_RSS)}`, first.peakRss === null ? 'n/a' : fat ? 'FAIL' : 'ok'],
+      ['notebook', `${fmtMB(r.notebookBytes)} (${(size / r.notebookBytes).toFixed(1)}× compression)`, '', 'info'],
+      ['import again', `${second.secs.toFixed(2)} s, ${second.mbps.toFixed(1)} MB/s (deduplicated)`, '', 'info'],
+    );
+  }
+  if (!KEEP) fs.rmSync(file, { force: true });
+}
+
+if (summary.length) {
+  const w = [0, 1, 2].map((i) => Math.max(...summary.map((row) => row[i].length)));
+  console.log(`\nsummary (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs)`);
+  for (const [a, b, c, d] of summary) console.log(`  ${a.padEnd(w[0])}  ${b.padEnd(w[1])}  ${c.padEnd(w[2])}  ${d}`);
 }
 
 if (!KEEP) fs.rmSync(tmp, { recursive: true, force: true }); else console.log(`kept ${tmp}`);

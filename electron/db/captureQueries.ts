@@ -32,6 +32,11 @@ export function captureIdBySha(db: Db, sha256: string): number | undefined {
   return (db.prepare(`SELECT id FROM capture WHERE sha256 = ?`).get(sha256) as { id: number } | undefined)?.id;
 }
 
+/** Whether some stored capture has exactly this many bytes (then a file may be one already stored). */
+export function hasCaptureOfSize(db: Db, size: number): boolean {
+  return db.prepare(`SELECT 1 FROM capture WHERE size = ? LIMIT 1`).get(size) !== undefined;
+}
+
 export function getCaptureRow(db: Db, id: number): CaptureRow | undefined {
   return db.prepare(`SELECT * FROM capture WHERE id = ?`).get(id) as CaptureRow | undefined;
 }

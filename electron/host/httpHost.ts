@@ -151,9 +151,12 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
         done(size > maxUpload ? new BodyTooLarge() : null, chunk);
       },
     });
+    const out = createWriteStream(file, { mode: 0o600 });
     try {
-      await pipeline(req, limit, createWriteStream(file, { mode: 0o600 }));
+      await pipeline(req, limit, out);
     } catch (e) {
+      // the file may still be opening: remove it once the stream has let go of it
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       rmSync(file, { force: true });
       if (e instanceof BodyTooLarge) return tooLarge();
       if (!res.headersSent && !req.destroyed) sendError(res, 'internal', `the upload of ${fileName} failed: ${e instanceof Error ? e.message : String(e)}`);

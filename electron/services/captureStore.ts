@@ -13,7 +13,8 @@
  * The write lock is held only for step 2 (a fraction of the time the file takes to read).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { promisify } from 'node:util';
@@ -30,14 +31,17 @@ import type { CaptureLines, CaptureMatches, ImportedCapture, SeriesPoints } from
 import type { Db } from '../db/connection';
 import * as cq from '../db/captureQueries';
 
-/** Raw bytes per stored chunk (before compression): small enough to read any line fast. */
-export const CHUNK_BYTES = 256 * 1024;
+/**
+ * Raw bytes per stored chunk (before compression): 1 MiB inflates in a few milliseconds, so any
+ * line is read fast, and deflates better and with less overhead per chunk than smaller pieces.
+ */
+export const CHUNK_BYTES = 1 << 20;
 /** Read size of the streaming pass. */
 const READ_BYTES = 1 << 20;
 /** deflate level: text logs compress 6–10× at level 1, and it keeps up with the parsers */
 const LEVEL = 1;
 /** chunks being deflated at once (the thread pool works while the parser reads the next piece) */
-const IN_FLIGHT = 8;
+const IN_FLIGHT = 4;
 /** lines longer than this are cut in the raw-text view (the bytes stay whole in the notebook) */
 export const MAX_SHOWN_LINE = 10_000;
 
@@ -88,6 +92,14 @@ export async function stageCapture(file: string, name: string, opts: StageOption
     let written = 0;
     let byteStart = 0;
 
+    // Fixed buffers throughout — one to read into, one where chunks are cut, and a ring of chunk
+    // buffers that deflate reads from — so a 1 GB file makes no garbage Buffers for the GC to catch up with.
+    const readBuf = Buffer.allocUnsafe(READ_BYTES);
+    const pending = Buffer.allocUnsafe(CHUNK_BYTES + READ_BYTES);
+    let pendingLength = 0;
+    const ring = Array.from({ length: IN_FLIGHT + 1 }, () => Buffer.allocUnsafe(CHUNK_BYTES));
+    let slot = 0;
+
     const drain = async (keep: number): Promise<void> => {
       while (queue.length > keep) {
         const { meta, data } = queue.shift()!;
@@ -97,39 +109,46 @@ export async function stageCapture(file: string, name: string, opts: StageOption
         written += z.length;
       }
     };
-    const emit = (bytes: Buffer): void => {
+    /** A chunk to store: counted, copied into the ring (its buffer is free: at most IN_FLIGHT are being deflated), deflated. */
+    const emit = async (bytes: Uint8Array): Promise<void> => {
+      await drain(IN_FLIGHT - 1);
       const meta = { seq: chunks.length + queue.length, byteStart, lineStart: counter.count, midLine: counter.sinceBreak > 0, size: bytes.length };
       counter.push(bytes);
       byteStart += bytes.length;
-      queue.push({ meta, data: deflateAsync(bytes, { level: LEVEL }) });
+      const buf = ring[slot++ % ring.length]!;
+      buf.set(bytes);
+      queue.push({ meta, data: deflateAsync(buf.subarray(0, bytes.length), { level: LEVEL }) });
     };
 
-    let carry: Buffer = Buffer.alloc(0);
+    const input = await open(file, 'r');
     let read = 0;
-    const input = createReadStream(file, { highWaterMark: READ_BYTES });
     try {
-      for await (const piece of input as AsyncIterable<Buffer>) {
+      for (;;) {
         if (opts.signal?.aborted) throw new TunebookError('cancelled', 'the import was cancelled');
-        read += piece.length;
+        const { bytesRead } = await input.read(readBuf, 0, READ_BYTES, null);
+        if (bytesRead === 0) break;
+        const piece = readBuf.subarray(0, bytesRead);
+        read += bytesRead;
         hash.update(piece);
         stream.write(decoder.write(piece));
-        const data = carry.length ? Buffer.concat([carry, piece]) : piece;
+        pending.set(piece, pendingLength);
+        pendingLength += bytesRead;
         let pos = 0;
-        while (data.length - pos >= CHUNK_BYTES) {
+        while (pendingLength - pos >= CHUNK_BYTES) {
           const windowEnd = pos + CHUNK_BYTES;
-          let cut = lastLineEnd(data.subarray(pos, windowEnd));
-          cut = cut > 0 ? pos + cut : safeCut(data, windowEnd);
-          emit(data.subarray(pos, cut));
+          let cut = lastLineEnd(pending.subarray(pos, windowEnd));
+          cut = cut > 0 ? pos + cut : safeCut(pending.subarray(0, pendingLength), windowEnd);
+          await emit(pending.subarray(pos, cut));
           pos = cut;
         }
-        carry = Buffer.from(data.subarray(pos)); // a copy: the 1 MiB piece is not kept alive by its tail
-        await drain(IN_FLIGHT);
+        pending.copyWithin(0, pos, pendingLength);
+        pendingLength -= pos;
         opts.onProgress?.(read, total);
       }
     } finally {
-      input.destroy();
+      await input.close();
     }
-    if (carry.length) emit(carry);
+    if (pendingLength) await emit(pending.subarray(0, pendingLength));
     await drain(0);
     closeSync(fd);
     fdOpen = false;
@@ -252,11 +271,13 @@ export function storedCaptureJson(db: Db, id: number): CaptureJson {
  * capture's own rules see its points and tables, and the metrics, facts and settings of the others
  * (e.g. ss beside sysctl, two /proc/interrupts snapshots). Only one capture's points are in memory at a time.
  */
-export function refreshFindings(db: Db, experimentId: number): void {
+export function refreshFindings(db: Db, experimentId: number, inMemory?: { captureId: number; parsed: ParsedCapture }): void {
   const links = cq.experimentLinks(db, experimentId);
   const light = links.map((l) => loadParsed(db, l.captureId, false));
   links.forEach((l, i) => {
-    const own = hasRules(light[i]!.kind) ? loadParsed(db, l.captureId, true) : light[i]!;
+    // the capture just stored is still in memory: reading its points back would only double them
+    const own = inMemory?.captureId === l.captureId ? { ...inMemory.parsed }
+      : hasRules(light[i]!.kind) ? loadParsed(db, l.captureId, true) : light[i]!;
     own.file = l.name;
     const all = light.map((c, j) => (j === i ? own : c));
     cq.setLinkFindings(db, l.linkId, findingsOf(own, all));
@@ -265,46 +286,79 @@ export function refreshFindings(db: Db, experimentId: number): void {
 
 // ---- commit --------------------------------------------------------------------------------------
 
-export interface CommitOptions {
+export interface LinkOptions {
   /** runs inside the transaction after the link is made (e.g. accept the headline result) */
   afterLink?: (captureId: number) => void;
 }
 
+/**
+ * Link a stored capture to an experiment (a new link, or the one unlinked before brought back) and
+ * judge the experiment's captures again. Runs inside the caller's transaction.
+ */
+function linkInTransaction(db: Db, captureId: number, experimentId: number, name: string, deduplicated: boolean,
+  opts: LinkOptions, inMemory?: ParsedCapture): ImportedCapture {
+  let link = cq.linkByPair(db, experimentId, captureId);
+  const alreadyLinked = link !== undefined && link.deletedAt === null;
+  if (!link) link = cq.getLink(db, cq.insertLink(db, experimentId, captureId, name))!;
+  else if (link.deletedAt !== null) cq.setLinkDeleted(db, link.linkId, false);
+  refreshFindings(db, experimentId, inMemory ? { captureId, parsed: inMemory } : undefined);
+  opts.afterLink?.(captureId);
+  const row = cq.getCaptureRow(db, captureId)!;
+  return {
+    linkId: link.linkId, captureId, name: link.name, kind: row.kind, sha256: row.sha256, bytes: row.size, lines: row.line_count,
+    deduplicated, alreadyLinked,
+  };
+}
+
 /** Store a staged capture (unless its bytes already are) and link it to the experiment, in one transaction. */
-export function commitStaged(db: Db, staged: StagedCapture, experimentId: number, opts: CommitOptions = {}): ImportedCapture {
+export function commitStaged(db: Db, staged: StagedCapture, experimentId: number, opts: LinkOptions = {}): ImportedCapture {
   const fd = openSync(staged.stagingFile, 'r');
   try {
     const tx = db.transaction((): ImportedCapture => {
-      let captureId = cq.captureIdBySha(db, staged.sha256);
-      const deduplicated = captureId !== undefined;
-      if (captureId === undefined) {
-        captureId = cq.insertCapture(db, {
-          sha256: staged.sha256, name: staged.name, size: staged.size, lineCount: staged.lineCount,
-          ...parseColumns(staged.name, staged.parsed, staged.forcedKind),
-        });
-        for (const ch of staged.chunks) {
-          const data = Buffer.alloc(ch.length);
-          readSync(fd, data, 0, ch.length, ch.offset);
-          cq.insertChunk(db, captureId, { seq: ch.seq, byteStart: ch.byteStart, lineStart: ch.lineStart, midLine: ch.midLine, size: ch.size, data });
-        }
-        writeSeries(db, captureId, staged.parsed.series);
+      const existing = cq.captureIdBySha(db, staged.sha256);
+      if (existing !== undefined) return linkInTransaction(db, existing, experimentId, staged.name, true, opts);
+      const captureId = cq.insertCapture(db, {
+        sha256: staged.sha256, name: staged.name, size: staged.size, lineCount: staged.lineCount,
+        ...parseColumns(staged.name, staged.parsed, staged.forcedKind),
+      });
+      for (const ch of staged.chunks) {
+        const data = Buffer.alloc(ch.length);
+        readSync(fd, data, 0, ch.length, ch.offset);
+        cq.insertChunk(db, captureId, { seq: ch.seq, byteStart: ch.byteStart, lineStart: ch.lineStart, midLine: ch.midLine, size: ch.size, data });
       }
-      let link = cq.linkByPair(db, experimentId, captureId);
-      const alreadyLinked = link !== undefined && link.deletedAt === null;
-      if (!link) link = cq.getLink(db, cq.insertLink(db, experimentId, captureId, staged.name))!;
-      else if (link.deletedAt !== null) cq.setLinkDeleted(db, link.linkId, false);
-      refreshFindings(db, experimentId);
-      opts.afterLink?.(captureId);
-      const row = cq.getCaptureRow(db, captureId)!;
-      return {
-        linkId: link.linkId, captureId, name: link.name, kind: row.kind, sha256: row.sha256, bytes: row.size, lines: row.line_count,
-        deduplicated, alreadyLinked,
-      };
+      writeSeries(db, captureId, staged.parsed.series);
+      return linkInTransaction(db, captureId, experimentId, staged.name, false, opts, staged.parsed);
     });
     return tx.immediate();
   } finally {
     closeSync(fd);
   }
+}
+
+/** Link bytes already stored (found by their SHA-256) to an experiment, in one transaction. */
+export function linkStored(db: Db, captureId: number, experimentId: number, name: string, opts: LinkOptions = {}): ImportedCapture {
+  return db.transaction(() => linkInTransaction(db, captureId, experimentId, name, true, opts)).immediate();
+}
+
+/** SHA-256 of a file, read through one buffer (the quick look for bytes the notebook already holds). */
+export async function hashFile(file: string, onProgress?: (read: number, total: number) => void): Promise<string> {
+  const hash = createHash('sha256');
+  const total = statSync(file).size;
+  const buf = Buffer.allocUnsafe(READ_BYTES);
+  const input = await open(file, 'r');
+  try {
+    let read = 0;
+    for (;;) {
+      const { bytesRead } = await input.read(buf, 0, READ_BYTES, null);
+      if (bytesRead === 0) break;
+      hash.update(buf.subarray(0, bytesRead));
+      read += bytesRead;
+      onProgress?.(read, total);
+    }
+  } finally {
+    await input.close();
+  }
+  return hash.digest('hex');
 }
 
 // ---- reading -------------------------------------------------------------------------------------

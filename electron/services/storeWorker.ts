@@ -11,7 +11,8 @@ import type { ImportedCapture, ImportResult } from '../../shared/model';
 import { openNotebookDb, type Db } from '../db/connection';
 import * as cq from '../db/captureQueries';
 import * as q from '../db/queries';
-import { commitStaged, reparseCapture, removeQuietly, stageCapture } from './captureStore';
+import { commitStaged, hashFile, linkStored, reparseCapture, removeQuietly, stageCapture } from './captureStore';
+import type { LinkOptions } from './captureStore';
 import { storeError } from './errors';
 import { NotebookService } from './notebookService';
 import { resultProposal } from './proposals';
@@ -52,36 +53,37 @@ async function importFiles(job: Extract<StoreJob, { op: 'import' }>, emit: (e: S
     const service = new NotebookService(db);
     const progress = throttled(emit);
     const out: ImportResult = { imported: [], failed: [], result: null };
+    const acceptResult = (experimentId: number): LinkOptions => ({
+      afterLink: () => {
+        if (!job.acceptResult || out.result) return;
+        const p = resultProposal(db, q.getExperiment(db, experimentId)!);
+        const c = p?.candidates[p.preferred];
+        if (c) out.result = service.addResultMetric(experimentId, { name: c.name, value: c.value, unit: c.unit, better: c.better, primary: true, source: c.source });
+      },
+    });
+    const stored = (imported: ImportedCapture, studyId: number): void => {
+      out.imported.push(imported);
+      emit({ committed: imported, studyId });
+    };
     for (const [index, f] of job.files.entries()) {
       const count = job.files.length;
+      const onProgress = (read: number, total: number) => progress({ task: 'import', file: f.name, index, count, read, total });
       progress({ task: 'import', file: f.name, index, count, read: 0, total: 1 });
-      let staged;
-      try {
-        staged = await stageCapture(f.path, f.name, {
-          stagingDir: job.stagingDir,
-          ...(job.kind ? { kind: job.kind } : {}),
-          onProgress: (read, total) => progress({ task: 'import', file: f.name, index, count, read, total }),
-        });
-      } catch (e) {
-        out.failed.push({ name: f.name, message: storeError(e, f.name).message });
-        continue;
-      }
       try {
         const e = service.experimentById(job.experimentId);
-        const imported = commitStaged(db, staged, e.id, {
-          afterLink: () => {
-            if (!job.acceptResult || out.result) return;
-            const p = resultProposal(db, q.getExperiment(db, e.id)!);
-            const c = p?.candidates[p.preferred];
-            if (c) out.result = service.addResultMetric(e.id, { name: c.name, value: c.value, unit: c.unit, better: c.better, primary: true, source: c.source });
-          },
-        });
-        out.imported.push(imported);
-        emit({ committed: imported, studyId: e.studyId });
-      } catch (e) {
-        out.failed.push({ name: f.name, message: storeError(e, f.name).message });
-      } finally {
-        removeQuietly(staged.stagingFile);
+        // bytes the notebook may already hold (a capture of the same size): hash first, and only link them
+        if (cq.hasCaptureOfSize(db, statSync(f.path).size)) {
+          const known = cq.captureIdBySha(db, await hashFile(f.path, onProgress));
+          if (known !== undefined) { stored(linkStored(db, known, e.id, f.name, acceptResult(e.id)), e.studyId); continue; }
+        }
+        const staged = await stageCapture(f.path, f.name, { stagingDir: job.stagingDir, ...(job.kind ? { kind: job.kind } : {}), onProgress });
+        try {
+          stored(commitStaged(db, staged, e.id, acceptResult(e.id)), e.studyId);
+        } finally {
+          removeQuietly(staged.stagingFile);
+        }
+      } catch (err) {
+        out.failed.push({ name: f.name, message: storeError(err, f.name).message });
       }
     }
     // move what was committed from the WAL into the notebook file (a copy of the .tunebook file then has it);

@@ -8,6 +8,7 @@
  * number of `{ id, event }` and then one `{ id, result }` or `{ id, error: { code, message } }`.
  */
 import { Worker } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
 import { TunebookError, isErrorCode } from '../../shared/api';
 import type { WorkerReply } from './workerProtocol';
 
@@ -18,11 +19,11 @@ export class WorkerClient<Job extends object, Result, Event> {
   private nextId = 1;
   private readonly pending = new Map<number, Pending<Result, Event>>();
 
-  constructor(private readonly workerFile: string) {}
+  constructor(private readonly workerFile: string, private readonly resourceLimits?: ResourceLimits) {}
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(this.workerFile);
+    const w = new Worker(this.workerFile, this.resourceLimits ? { resourceLimits: this.resourceLimits } : {});
     w.on('message', (m: WorkerReply<Result, Event>) => {
       const p = this.pending.get(m.id);
       if (!p) return;

@@ -29,6 +29,13 @@ export class LineBreakCounter {
     }
     const from = i;
     let last = -1;
+    const cr = bytes.indexOf(CR, i);
+    if (cr === -1 || cr >= end) {
+      // most logs have no "\r": count "\n" with the native search
+      for (let at = bytes.indexOf(LF, i); at !== -1 && at < end; at = bytes.indexOf(LF, at + 1)) { this.count++; last = at; }
+      this.sinceBreak = last === -1 ? this.sinceBreak + (end - from) : end - last - 1;
+      return;
+    }
     for (; i < end; i++) {
       const b = bytes[i];
       if (b === LF) { this.count++; last = i; } else if (b === CR) {
