@@ -129,6 +129,11 @@ function toLink(r: LinkRow): ExperimentCapture & { experimentId: number; deleted
 
 export type LinkWithExperiment = ReturnType<typeof toLink>;
 
+/** A link as the contract shows it (without the experiment id and trash time the queries carry). */
+export function publicLink({ experimentId: _e, deletedAt: _d, ...link }: LinkWithExperiment): ExperimentCapture {
+  return link;
+}
+
 /** Live links of one experiment, in the order they were added. */
 export function experimentLinks(db: Db, experimentId: number): LinkWithExperiment[] {
   return (db.prepare(`${LINK_SELECT} WHERE l.experiment_id = ? AND l.deleted_at IS NULL ORDER BY l.position, l.id`).all(experimentId) as LinkRow[]).map(toLink);

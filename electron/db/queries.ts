@@ -7,7 +7,7 @@ import type {
   ConfigChange, Disk, Experiment, ExperimentCapture, ExperimentStatus, HardwareProfile, Requirement, ResultMetric, ResultSource,
   SearchHit, Study, StudySummary,
 } from '../../shared/model';
-import { experimentLinks, studyLinks } from './captureQueries';
+import { experimentLinks, publicLink, studyLinks } from './captureQueries';
 
 export const now = (): string => new Date().toISOString();
 
@@ -133,7 +133,6 @@ function toSource(m: MetricRow): ResultSource | null {
 const toMetric = (m: MetricRow): ResultMetric => ({
   id: m.id, name: m.name, value: m.value, unit: m.unit, better: m.better, primary: m.is_primary === 1, source: toSource(m),
 });
-const toCapture = ({ experimentId: _e, deletedAt: _d, ...link }: ReturnType<typeof experimentLinks>[number]): ExperimentCapture => link;
 const toChange = (c: ChangeRow): ConfigChange => ({ id: c.id, scope: c.scope, key: c.key, before: c.before, after: c.after, why: c.why });
 
 /** The live experiments of a study, in order, with their changes and metrics (three queries, not N+1). */
@@ -147,7 +146,7 @@ export function listExperiments(db: Db, studyId: number): Experiment[] {
   return rows.map((r) => toExperiment(r,
     changes.filter((c) => c.experiment_id === r.id).map(toChange),
     metrics.filter((m) => m.experiment_id === r.id).map(toMetric),
-    links.filter((l) => l.experimentId === r.id).map(toCapture)));
+    links.filter((l) => l.experimentId === r.id).map(publicLink)));
 }
 
 export function getExperiment(db: Db, id: number, includeDeleted = false): Experiment | undefined {
@@ -155,7 +154,7 @@ export function getExperiment(db: Db, id: number, includeDeleted = false): Exper
   if (!r) return undefined;
   const changes = (db.prepare(`SELECT * FROM config_change WHERE experiment_id = ? ORDER BY position, id`).all(id) as ChangeRow[]).map(toChange);
   const metrics = (db.prepare(`SELECT * FROM result_metric WHERE experiment_id = ? ORDER BY position, id`).all(id) as MetricRow[]).map(toMetric);
-  return toExperiment(r, changes, metrics, experimentLinks(db, id).map(toCapture));
+  return toExperiment(r, changes, metrics, experimentLinks(db, id).map(publicLink));
 }
 
 export function nextPosition(db: Db, table: 'experiment' | 'config_change' | 'result_metric', parentColumn: string, parentId: number): number {

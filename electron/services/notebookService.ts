@@ -454,30 +454,27 @@ export class NotebookService implements NotebookMethods {
     const name = r.name === undefined ? l.name : v.text(r.name, 'name', { required: true, max: 1000 }).trim();
     const note = v.optText(r.note, 'note', 100_000) ?? l.note;
     this.tx(() => { cq.updateLink(this.db, l.linkId, { name, note }); this.changed(e.studyId); });
-    const { experimentId: _e, deletedAt: _d, ...out } = cq.getLink(this.db, l.linkId)!;
-    return out;
+    return cq.publicLink(cq.getLink(this.db, l.linkId)!);
   }
 
   detachCapture(linkId: number): void {
-    const l = this.link(linkId);
-    const e = this.experiment(l.experimentId);
-    this.tx(() => {
-      cq.setLinkDeleted(this.db, l.linkId, true);
-      store.refreshFindings(this.db, e.id);
-      this.changed(e.studyId);
-    });
+    this.setLinked(linkId, false);
   }
 
   restoreCaptureLink(linkId: number): ExperimentCapture {
+    return this.setLinked(linkId, true);
+  }
+
+  /** Unlink (to the trash, for Undo) or bring back a capture link; the experiment's captures are judged again. */
+  private setLinked(linkId: number, linked: boolean): ExperimentCapture {
     const l = this.link(linkId);
     const e = this.experiment(l.experimentId);
     this.tx(() => {
-      cq.setLinkDeleted(this.db, l.linkId, false);
+      cq.setLinkDeleted(this.db, l.linkId, !linked);
       store.refreshFindings(this.db, e.id);
       this.changed(e.studyId);
     });
-    const { experimentId: _e, deletedAt: _d, ...out } = cq.getLink(this.db, l.linkId)!;
-    return out;
+    return cq.publicLink(cq.getLink(this.db, l.linkId)!);
   }
 
   experimentProposals(experimentId: number): Proposals {

@@ -4,9 +4,9 @@
  * screen; a zoom reports its x range (onRange) so the caller fetches that stretch in full detail,
  * and a double click (autorange) reports null to go back to the whole series.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
 import type { Data, Layout, PlotRelayoutEvent } from 'plotly.js';
-import { cssVar, loadPlotly, plotlyText, usePurgeOnUnmount, useColorScheme } from './plotly';
+import { cssVar, plotlyText, usePlotly } from './plotly';
 import './Chart.css';
 
 export interface SeriesTrace { name: string; x: number[]; y: (number | null)[] }
@@ -32,50 +32,36 @@ export function SeriesChart({ traces, xIsTime, xTitle, yTitle, ariaLabel, onRang
   ariaLabel: string;
   onRange?: (range: { from: number; to: number } | null) => void;
 }) {
-  const ref = useRef<PlotElement>(null);
-  const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
-  const scheme = useColorScheme();
+  const ref = useRef<HTMLDivElement>(null);
   const onRangeRef = useRef(onRange);
   onRangeRef.current = onRange;
 
-  useEffect(() => {
-    let live = true;
-    const el = ref.current;
-    if (!el) return;
-    loadPlotly().then(
-      async (Plotly) => {
-        if (!live) return;
-        const fg = cssVar('--fg', '#222');
-        const grid = cssVar('--border', '#ddd');
-        const data: Data[] = traces.map((t) => ({
-          type: 'scatter', mode: 'lines', name: plotlyText(t.name),
-          x: xIsTime ? t.x.map((v) => new Date(v)) : t.x, y: t.y,
-          line: { width: 1.5 }, connectgaps: false, hovertemplate: `%{x}: %{y}<extra>${plotlyText(t.name)}</extra>`,
-        }));
-        const layout: Partial<Layout> = {
-          margin: { l: 60, r: 16, t: 10, b: 40 },
-          paper_bgcolor: 'rgba(0,0,0,0)', plot_bgcolor: 'rgba(0,0,0,0)',
-          font: { family: cssVar('--sans', 'system-ui, sans-serif'), size: 12, color: fg },
-          xaxis: { type: xIsTime ? 'date' : 'linear', title: { text: plotlyText(xTitle) }, gridcolor: grid, automargin: true },
-          yaxis: { title: { text: plotlyText(yTitle) }, gridcolor: grid, zerolinecolor: grid, rangemode: 'tozero', automargin: true },
-          showlegend: traces.length > 1,
-          legend: { orientation: 'h', y: -0.25 },
-          uirevision: 'keep-zoom',
-        };
-        await Plotly.react(el, data, layout, { displaylogo: false, responsive: true, displayModeBar: true, modeBarButtonsToRemove: ['lasso2d', 'select2d'] });
-        el.removeAllListeners?.('plotly_relayout');
-        el.on?.('plotly_relayout', (e) => {
-          const r = rangeOf(e, xIsTime);
-          if (r !== undefined) onRangeRef.current?.(r);
-        });
-        if (live) setState('ready');
-      },
-      () => { if (live) setState('failed'); },
-    );
-    return () => { live = false; };
-  }, [traces, xIsTime, xTitle, yTitle, scheme]);
-
-  usePurgeOnUnmount(ref);
+  const state = usePlotly(ref, async (Plotly, el) => {
+    const fg = cssVar('--fg', '#222');
+    const grid = cssVar('--border', '#ddd');
+    const data: Data[] = traces.map((t) => ({
+      type: 'scatter', mode: 'lines', name: plotlyText(t.name),
+      x: xIsTime ? t.x.map((v) => new Date(v)) : t.x, y: t.y,
+      line: { width: 1.5 }, connectgaps: false, hovertemplate: `%{x}: %{y}<extra>${plotlyText(t.name)}</extra>`,
+    }));
+    const layout: Partial<Layout> = {
+      margin: { l: 60, r: 16, t: 10, b: 40 },
+      paper_bgcolor: 'rgba(0,0,0,0)', plot_bgcolor: 'rgba(0,0,0,0)',
+      font: { family: cssVar('--sans', 'system-ui, sans-serif'), size: 12, color: fg },
+      xaxis: { type: xIsTime ? 'date' : 'linear', title: { text: plotlyText(xTitle) }, gridcolor: grid, automargin: true },
+      yaxis: { title: { text: plotlyText(yTitle) }, gridcolor: grid, zerolinecolor: grid, rangemode: 'tozero', automargin: true },
+      showlegend: traces.length > 1,
+      legend: { orientation: 'h', y: -0.25 },
+      uirevision: 'keep-zoom',
+    };
+    await Plotly.react(el, data, layout, { displaylogo: false, responsive: true, displayModeBar: true, modeBarButtonsToRemove: ['lasso2d', 'select2d'] });
+    const plot = el as PlotElement;
+    plot.removeAllListeners?.('plotly_relayout');
+    plot.on?.('plotly_relayout', (e) => {
+      const r = rangeOf(e, xIsTime);
+      if (r !== undefined) onRangeRef.current?.(r);
+    });
+  }, [traces, xIsTime, xTitle, yTitle]);
 
   return (
     <figure className="chart series-chart" aria-label={ariaLabel}>

@@ -3,7 +3,7 @@
  * paint never waits for it), colours that follow the page's theme, and escaping of user text,
  * which plotly would otherwise read as markup.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import type * as PlotlyTypes from 'plotly.js';
 
@@ -44,10 +44,35 @@ export function plotlyText(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Free plotly's resources when the chart's element goes away. */
-export function usePurgeOnUnmount(ref: RefObject<HTMLDivElement | null>): void {
+export type ChartState = 'loading' | 'ready' | 'failed';
+
+/**
+ * Draw a chart into `ref` with plotly once it is loaded, again whenever `deps` change or the
+ * colour scheme does, and free plotly's resources when the element goes away. Returns whether the
+ * chart is drawn (the figure shows a note until then, or if plotly cannot be loaded).
+ */
+export function usePlotly(ref: RefObject<HTMLDivElement | null>, draw: (Plotly: PlotlyModule, el: HTMLDivElement) => Promise<void>, deps: readonly unknown[]): ChartState {
+  const [state, setState] = useState<ChartState>('loading');
+  const scheme = useColorScheme();
+  const drawRef = useRef(draw);
+  drawRef.current = draw;
+  useEffect(() => {
+    let live = true;
+    const el = ref.current;
+    if (!el) return;
+    loadPlotly().then(
+      async (Plotly) => {
+        if (!live) return;
+        await drawRef.current(Plotly, el);
+        if (live) setState('ready');
+      },
+      () => { if (live) setState('failed'); },
+    );
+    return () => { live = false; };
+  }, [ref, scheme, ...deps]);
   useEffect(() => () => {
     const el = ref.current;
     if (el && plotlyPromise) void plotlyPromise.then((P) => P.purge(el));
   }, [ref]);
+  return state;
 }
