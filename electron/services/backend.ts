@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSyn
 import os from 'node:os';
 import path from 'node:path';
 import { API_METHODS, isApiMethod, TunebookError, type ApiEvents, type ApiMethodName, type ApiMethods } from '../../shared/api';
-import type { ImportOptions, ImportResult, NotebookInfo } from '../../shared/model';
+import type { ImportedCapture, ImportOptions, ImportResult, NotebookInfo } from '../../shared/model';
 import * as v from '../../shared/validate';
 import { openNotebookDb, schemaVersion, type Db } from '../db/connection';
 import * as cq from '../db/captureQueries';
@@ -207,11 +207,11 @@ export class Backend {
     }
   }
 
-  /** Run a job in the store worker, announcing its progress and the changes it commits. */
-  private runStore<R extends StoreResult>(job: StoreJob): Promise<R> {
+  /** Run a job in the store worker, announcing its progress and each change it commits. */
+  private runStore<R extends StoreResult>(job: StoreJob, onCommitted?: (c: ImportedCapture) => void): Promise<R> {
     return this.store.run(job, (e) => {
       if ('progress' in e) this.emit('onDidProgressStore', e.progress);
-      else if ('committed' in e) this.emit('onDidChangeData', { studyId: e.studyId });
+      else if ('committed' in e) { onCommitted?.(e.committed); this.emit('onDidChangeData', { studyId: e.studyId }); }
       else this.emit('onDidChangeData', { studyId: e.changed });
     }) as Promise<R>;
   }
@@ -279,14 +279,10 @@ export class Backend {
     const committed: ImportResult['imported'] = [];
     try {
       if (!files.length) return { imported: [], failed, result: null };
-      const result = await this.store.run({
+      const result = await this.runStore<ImportResult>({
         op: 'import', notebook: this.notebookPath, experimentId: e.id, files, acceptResult: options.acceptResult === true,
         stagingDir: this.tempDir('staging'), ...(options.kind ? { kind: options.kind } : {}),
-      }, (ev) => {
-        if ('committed' in ev) committed.push(ev.committed);
-        if ('progress' in ev) this.emit('onDidProgressStore', ev.progress);
-        else this.emit('onDidChangeData', { studyId: 'committed' in ev ? ev.studyId : ev.changed });
-      }) as ImportResult;
+      }, (c) => committed.push(c));
       return { ...result, failed: [...failed, ...result.failed] };
     } catch (err) {
       if (!(err instanceof TunebookError) || err.code !== 'cancelled') throw err;

@@ -405,7 +405,8 @@ export class NotebookService implements NotebookMethods {
     const id = this.captureId(captureId);
     const row = cq.getCaptureRow(this.db, id)!;
     const links = cq.linksOfCapture(this.db, id);
-    const wanted = experimentId === undefined ? undefined : v.id(experimentId, 'experiment id');
+    // an argument left out arrives as null over HTTP (JSON has no undefined in a list)
+    const wanted = experimentId === undefined || experimentId === null ? undefined : v.id(experimentId, 'experiment id');
     const link = links.find((l) => l.experimentId === wanted) ?? links[0];
     const parsed = store.storedCaptureJson(this.db, id);
     parsed.findings = link ? JSON.parse(link.findings) as StoredCapture['parsed']['findings'] : [];
@@ -431,7 +432,7 @@ export class NotebookService implements NotebookMethods {
   findInCapture(captureId: number, query: string, limit?: number): Promise<CaptureMatches> {
     const id = this.captureId(captureId);
     const text = v.text(query, 'query', { max: 1000 });
-    const max = limit === undefined ? 1000 : Math.min(v.id(limit, 'limit'), 10_000);
+    const max = limit === undefined || limit === null ? 1000 : Math.min(v.id(limit, 'limit'), 10_000);
     return store.findInCapture(this.db, id, text, max);
   }
 
@@ -443,7 +444,7 @@ export class NotebookService implements NotebookMethods {
       const rr = v.record(range, 'range');
       r = { from: v.finite(rr.from, 'range from'), to: v.finite(rr.to, 'range to') };
     }
-    const points = maxPoints === undefined ? 2000 : Math.min(Math.max(v.id(maxPoints, 'maxPoints'), 4), 20_000);
+    const points = maxPoints === undefined || maxPoints === null ? 2000 : Math.min(Math.max(v.id(maxPoints, 'maxPoints'), 4), 20_000);
     return store.seriesPoints(this.db, id, index, r, points);
   }
 
