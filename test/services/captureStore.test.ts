@@ -79,7 +79,7 @@ describe('stored captures', () => {
     expect(capture.links.map((l) => l.experimentTitle)).toEqual(['random writes', 'sequential writes']);
     // an optional argument left out arrives as null over HTTP
     expect((await api.getCapture(stored.captureId, null as unknown as number)).id).toBe(stored.captureId);
-    expect((await api.findInCapture(stored.captureId, 'IOPS', null as unknown as number)).matches[0]!.line).toBe(9);
+    expect((await api.findInCapture(stored.captureId, 'IOPS=', null as unknown as number)).matches[0]!.line).toBe(9);
   });
 
   it('reads lines back as the parser numbers them, across chunk boundaries, CR progress lines and an overlong line', async () => {
