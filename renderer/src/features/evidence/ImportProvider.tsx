@@ -12,7 +12,7 @@ import { formatQuantity } from '../../../../shared/units';
 import { describeError, getUploader } from '../../api';
 import { useApp } from '../../app/AppContext';
 import { useToasts } from '../../components/Toast/useToasts';
-import { pathResolver } from '../captures/parseCaptures';
+import { MAX_TEXT_BYTES, pathResolver } from '../captures/parseCaptures';
 import { ImportContext } from './useImport';
 import type { ImportApi, Intake } from './useImport';
 import './evidence.css';
@@ -41,7 +41,12 @@ async function toSources(intake: Intake, onUpload: (t: Omit<Task, 'label'>) => v
     const path = resolve ? resolve(file) : '';
     if (path) { out.push({ path }); continue; }
     const upload = getUploader();
-    if (!upload) throw new Error(`${file.name} has no path on this computer and cannot be uploaded`);
+    if (!upload) {
+      // inside the desktop app a File without a path (dragged from another application's window) is sent as text
+      if (file.size > MAX_TEXT_BYTES) throw new Error(`${file.name} is not a file on this computer and is too large to send as text (${formatQuantity(file.size, 'B')}); save it to disk first.`);
+      out.push({ text: await file.text(), name: file.name });
+      continue;
+    }
     onUpload({ phase: 'upload', file: file.name, index, count: files.length, read: 0, total: file.size });
     const id = await upload(file, (sent, total) => onUpload({ phase: 'upload', file: file.name, index, count: files.length, read: sent, total }), signal);
     out.push({ upload: id });
