@@ -78,9 +78,18 @@ export function CaptureView({ captureId, experimentId, line, tab }: { captureId:
       )}
       {here?.note && <p className="capture-link-note">{here.note}</p>}
 
-      <div role="tablist" aria-label="Capture views" className="tabs">
+      <div role="tablist" aria-label="Capture views" className="tabs" onKeyDown={(e) => {
+        // arrows move between the tabs (the ARIA tabs pattern); the selected tab is the one in the Tab order
+        const i = tabs.findIndex((t) => t.id === tab);
+        const next = e.key === 'ArrowRight' ? tabs[(i + 1) % tabs.length] : e.key === 'ArrowLeft' ? tabs[(i - 1 + tabs.length) % tabs.length] : null;
+        if (!next) return;
+        e.preventDefault();
+        go({ tab: next.id, ...(shownLine ? { line: shownLine } : {}) });
+        requestAnimationFrame(() => document.getElementById(`tab-${next.id}`)?.focus());
+      }}>
         {tabs.map((t) => (
           <button key={t.id} type="button" role="tab" id={`tab-${t.id}`} aria-selected={tab === t.id} aria-controls={`panel-${t.id}`}
+            tabIndex={tab === t.id ? 0 : -1}
             className={`tab ${tab === t.id ? 'active' : ''}`} onClick={() => go({ tab: t.id, ...(shownLine ? { line: shownLine } : {}) })}>{t.label}</button>
         ))}
       </div>
