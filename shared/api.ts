@@ -5,9 +5,9 @@
  * Arguments and results are JSON-safe.
  */
 import type {
-  CaptureLines, CaptureMatches, ConfigChange, ConfigChangeInput, Experiment, ExperimentCapture, ExperimentInput,
+  CaptureLines, CaptureMatches, ConfigChange, ConfigChangeInput, Experiment, ExperimentCapture, ExperimentComparison, ExperimentInput, ExperimentRef,
   HardwareProfile, HardwareProfileInput, ImportOptions, ImportResult, ImportSource, NotebookInfo, Proposals,
-  RequirementInput, ResultMetric, ResultMetricInput, SearchHit, SeriesPoints, StoredCapture, Study, StudyDetail,
+  RequirementInput, ResultMetric, ResultMetricInput, SearchHit, SeriesPoints, StoredCapture, Study, StudyComparison, StudyDetail, StudyView,
   StudySummary, TimelineRow,
 } from './model';
 import type { CaptureJson } from './capture/json';
@@ -24,12 +24,19 @@ export interface ApiMethods {
   listStudies(): StudySummary[];
   getStudy(id: number): StudyDetail;
   createStudy(input: { title: string; goal?: string }): Study;
-  updateStudy(id: number, patch: { title?: string; goal?: string }): Study;
+  updateStudy(id: number, patch: { title?: string; goal?: string; view?: StudyView }): Study;
   setRequirements(studyId: number, requirements: RequirementInput[]): Study;
   /** moves the study to the trash; restoreStudy undoes it */
   deleteStudy(id: number): void;
   restoreStudy(id: number): Study;
   timeline(studyId: number): TimelineRow[];
+  /** the comparison view's data: the timeline, every metric across the study, every requirement judged */
+  comparison(studyId: number): StudyComparison;
+
+  /** two experiments side by side, from any studies */
+  compareExperiments(a: number, b: number): ExperimentComparison;
+  /** every live experiment of every live study, by study, in order (for choosing one) */
+  experimentIndex(): ExperimentRef[];
 
   // hardware profiles
   listProfiles(): HardwareProfile[];
@@ -136,7 +143,7 @@ export type RequestedAction =
 /** Every method name, for hosts that route by name. The type check below keeps it complete. */
 export const API_METHODS = [
   'notebookInfo', 'openNotebook', 'recentNotebooks',
-  'listStudies', 'getStudy', 'createStudy', 'updateStudy', 'setRequirements', 'deleteStudy', 'restoreStudy', 'timeline',
+  'listStudies', 'getStudy', 'createStudy', 'updateStudy', 'setRequirements', 'deleteStudy', 'restoreStudy', 'timeline', 'comparison', 'compareExperiments', 'experimentIndex',
   'listProfiles', 'createProfile', 'updateProfile', 'deleteProfile',
   'createExperiment', 'updateExperiment', 'deleteExperiment', 'restoreExperiment', 'moveExperiment',
   'addConfigChange', 'updateConfigChange', 'deleteConfigChange',

@@ -6,6 +6,7 @@
 import type { CaptureJson } from './capture/json';
 import type { Finding, Labels } from './capture/types';
 import type { SettingChange } from './capture/parsers/settings/diff';
+import type { FieldDiff, MetricDelta } from './sideBySide';
 
 export type Comparator = '>=' | '<=' | '>' | '<' | '=';
 export const COMPARATORS: readonly Comparator[] = ['>=', '<=', '>', '<', '='];
@@ -25,12 +26,21 @@ export interface Requirement {
 }
 export type RequirementInput = Omit<Requirement, 'id'>;
 
+/** What the comparison view shows of a study, kept with it. */
+export interface StudyView {
+  /** metrics left out of the small multiples */
+  hiddenMetrics?: string[];
+  /** experiments left out of the charts */
+  hiddenExperiments?: number[];
+}
+
 export interface Study {
   id: number;
   title: string;
   /** free text: what this session is trying to reach */
   goal: string;
   requirements: Requirement[];
+  view: StudyView;
   createdAt: string;
   updatedAt: string;
 }
@@ -166,6 +176,20 @@ export interface StudyDetail {
   experiments: Experiment[];
 }
 
+/** A requirement judged on one experiment. */
+export interface RequirementCheck {
+  metric: string;
+  comparator: Comparator;
+  /** in the requirement's (base) unit */
+  threshold: number;
+  unit: string;
+  label: string;
+  /** the experiment's value of the metric in the requirement's unit (the median of repeated runs); null: not measured */
+  value: number | null;
+  /** null when the experiment did not measure the metric (in a comparable unit), or is only planned */
+  met: boolean | null;
+}
+
 /** One row of a study's timeline: an experiment with its primary metric and the changes. */
 export interface TimelineRow {
   experimentId: number;
@@ -173,10 +197,17 @@ export interface TimelineRow {
   title: string;
   status: ExperimentStatus;
   metric: string | null;
+  /** the primary metric's value; with repeated runs (several results of that name) their median */
   value: number | null;
   unit: string | null;
   better: Better | null;
-  /** change from the previous experiment that has the same primary metric, in percent */
+  /** how many results of the primary metric the experiment holds (repeated runs) */
+  runs: number;
+  /** the lowest and highest run, when there are several */
+  spread: { min: number; max: number } | null;
+  /** a kept, measured step: on the line from the baseline. Failed, reverted and planned steps are set apart. */
+  inChain: boolean;
+  /** change from the previous kept step measuring the same metric, in percent */
   stepChangePercent: number | null;
   /** change from the first experiment (the baseline) with the same primary metric, in percent */
   cumulativeChangePercent: number | null;
@@ -184,8 +215,42 @@ export interface TimelineRow {
   stepNotComparable: boolean;
   /** the baseline's value is in a unit this one cannot be compared with */
   cumulativeNotComparable: boolean;
-  /** does the value meet the study's requirements on this metric? null when none applies (or none is in a comparable unit) */
+  /** a kept step's share of the whole gain from the baseline to the last kept step, in percent */
+  shareOfGainPercent: number | null;
+  /** false when the step's change lies within the run-to-run spread; null without repeated runs to tell */
+  significant: boolean | null;
+  /** every requirement of the study judged on this experiment */
+  requirements: RequirementCheck[];
+  /** every requirement the experiment measured is met; null when it measured none of them or is only planned */
   meetsGoal: boolean | null;
+}
+
+/** One metric of a study across its experiments (the chain, or one of the small multiples). */
+export interface MetricTrack {
+  name: string;
+  /** the unit the points are in (the first experiment's that measured it) */
+  unit: string;
+  better: Better;
+  /** the study's primary metric */
+  primary: boolean;
+  points: {
+    experimentId: number;
+    status: ExperimentStatus;
+    /** median of the runs, in `unit`; null when not measured */
+    value: number | null;
+    min: number | null;
+    max: number | null;
+    runs: number;
+  }[];
+}
+
+/** What the comparison view shows of a study. */
+export interface StudyComparison {
+  rows: TimelineRow[];
+  /** the primary metric first, then every other metric the study measured */
+  metrics: MetricTrack[];
+  /** the first experiment (in order) that measured every requirement's metric and met them all */
+  firstMeetingAll: number | null;
 }
 
 export type SearchHitKind = 'study' | 'experiment' | 'config' | 'profile' | 'capture';
@@ -353,3 +418,28 @@ export interface Proposals {
   profile: ProfileProposal | null;
   configChanges: ConfigProposal[];
 }
+
+// ---- side by side ----------------------------------------------------------------------------
+
+/** An experiment as the side-by-side view shows one side. */
+export interface ComparedSide {
+  experiment: Experiment;
+  studyTitle: string;
+  profile: HardwareProfile | null;
+}
+
+/** Two experiments side by side (from any studies): see shared/sideBySide.ts for the rules. */
+export interface ExperimentComparison {
+  a: ComparedSide;
+  b: ComparedSide;
+  metrics: MetricDelta[];
+  config: FieldDiff[];
+  profile: FieldDiff[];
+  /** settings snapshots of the same tool (or config file) on both sides, and what differs between them */
+  settings: { kind: string; scope: string; aName: string; bName: string; changes: SettingChange[] }[];
+  /** captures of the same kind on both sides whose series can be overlaid (the first of each kind) */
+  series: { kind: string; a: { captureId: number; name: string }; b: { captureId: number; name: string } }[];
+}
+
+/** An experiment listed for choosing (the side-by-side pickers). */
+export interface ExperimentRef { id: number; title: string; position: number; studyId: number; studyTitle: string }

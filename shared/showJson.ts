@@ -47,6 +47,16 @@ export interface ShowTimelineJson {
   /** true when the previous value (or the baseline's) is in a unit that cannot be compared with this one */
   stepNotComparable: boolean;
   cumulativeNotComparable: boolean;
+  /** a kept, measured step (failed, reverted and planned steps are set apart) */
+  inChain: boolean;
+  /** results of the primary metric (repeated runs: `value` is their median, `spread` their range) */
+  runs: number;
+  spread: { min: number; max: number } | null;
+  shareOfGainPercent: number | null;
+  significant: boolean | null;
+  /** every requirement of the study on this experiment; `value` in the requirement's unit, `met` null where not measured */
+  requirements: { metric: string; comparator: Comparator; threshold: number; unit: string; value: number | null; met: boolean | null }[];
+  /** every requirement the experiment measured is met (null: none measured, or planned) */
   meetsGoal: boolean | null;
 }
 
@@ -79,7 +89,10 @@ export function showStudyJson(detail: StudyDetail, timeline: readonly TimelineRo
     timeline: timeline.map((r) => ({
       experimentId: r.experimentId, position: r.position, title: r.title, status: r.status, metric: r.metric, value: r.value, unit: r.unit,
       stepChangePercent: r.stepChangePercent, cumulativeChangePercent: r.cumulativeChangePercent,
-      stepNotComparable: r.stepNotComparable, cumulativeNotComparable: r.cumulativeNotComparable, meetsGoal: r.meetsGoal,
+      stepNotComparable: r.stepNotComparable, cumulativeNotComparable: r.cumulativeNotComparable,
+      inChain: r.inChain, runs: r.runs, spread: r.spread, shareOfGainPercent: r.shareOfGainPercent, significant: r.significant,
+      requirements: r.requirements.map(({ metric, comparator, threshold, unit, value, met }) => ({ metric, comparator, threshold, unit, value, met })),
+      meetsGoal: r.meetsGoal,
     })),
   };
 }

@@ -5,7 +5,7 @@
 import type { Db } from './connection';
 import type {
   ConfigChange, Disk, Experiment, ExperimentCapture, ExperimentStatus, HardwareProfile, Requirement, ResultMetric, ResultSource,
-  SearchHit, Study, StudySummary,
+  ExperimentRef, SearchHit, Study, StudySummary, StudyView,
 } from '../../shared/model';
 import { experimentLinks, publicLink, studyLinks } from './captureQueries';
 
@@ -13,7 +13,7 @@ export const now = (): string => new Date().toISOString();
 
 // ---- studies ---------------------------------------------------------------------------------
 
-interface StudyRow { id: number; title: string; goal: string; created_at: string; updated_at: string }
+interface StudyRow { id: number; title: string; goal: string; view: string; created_at: string; updated_at: string }
 
 export function listStudies(db: Db): StudySummary[] {
   return (db.prepare(`
@@ -23,9 +23,12 @@ export function listStudies(db: Db): StudySummary[] {
 }
 
 export function getStudy(db: Db, id: number, includeDeleted = false): Study | undefined {
-  const row = db.prepare(`SELECT id, title, goal, created_at, updated_at FROM study WHERE id = ? ${includeDeleted ? '' : 'AND deleted_at IS NULL'}`).get(id) as StudyRow | undefined;
+  const row = db.prepare(`SELECT id, title, goal, view, created_at, updated_at FROM study WHERE id = ? ${includeDeleted ? '' : 'AND deleted_at IS NULL'}`).get(id) as StudyRow | undefined;
   if (!row) return undefined;
-  return { id: row.id, title: row.title, goal: row.goal, requirements: listRequirements(db, id), createdAt: row.created_at, updatedAt: row.updated_at };
+  return {
+    id: row.id, title: row.title, goal: row.goal, requirements: listRequirements(db, id), view: JSON.parse(row.view) as StudyView,
+    createdAt: row.created_at, updatedAt: row.updated_at,
+  };
 }
 
 export function insertStudy(db: Db, title: string, goal: string): number {
@@ -33,9 +36,9 @@ export function insertStudy(db: Db, title: string, goal: string): number {
   return Number(db.prepare(`INSERT INTO study (title, goal, created_at, updated_at) VALUES (?, ?, ?, ?)`).run(title, goal, t, t).lastInsertRowid);
 }
 
-export function updateStudy(db: Db, id: number, patch: { title?: string | undefined; goal?: string | undefined }): void {
-  db.prepare(`UPDATE study SET title = coalesce(?, title), goal = coalesce(?, goal), updated_at = ? WHERE id = ?`)
-    .run(patch.title ?? null, patch.goal ?? null, now(), id);
+export function updateStudy(db: Db, id: number, patch: { title?: string | undefined; goal?: string | undefined; view?: StudyView | undefined }): void {
+  db.prepare(`UPDATE study SET title = coalesce(?, title), goal = coalesce(?, goal), view = coalesce(?, view), updated_at = ? WHERE id = ?`)
+    .run(patch.title ?? null, patch.goal ?? null, patch.view ? JSON.stringify(patch.view) : null, now(), id);
 }
 
 export function touchStudy(db: Db, id: number): void {
@@ -135,6 +138,16 @@ const toMetric = (m: MetricRow): ResultMetric => ({
 });
 const toChange = (c: ChangeRow): ConfigChange => ({ id: c.id, scope: c.scope, key: c.key, before: c.before, after: c.after, why: c.why });
 
+function groupBy<T>(list: readonly T[], key: (x: T) => number): Map<number, T[]> {
+  const m = new Map<number, T[]>();
+  for (const x of list) {
+    const k = key(x);
+    const l = m.get(k);
+    if (l) l.push(x); else m.set(k, [x]);
+  }
+  return m;
+}
+
 /** The live experiments of a study, in order, with their changes and metrics (three queries, not N+1). */
 export function listExperiments(db: Db, studyId: number): Experiment[] {
   const rows = db.prepare(`SELECT * FROM experiment WHERE study_id = ? AND deleted_at IS NULL ORDER BY position, id`).all(studyId) as ExperimentRow[];
@@ -143,10 +156,14 @@ export function listExperiments(db: Db, studyId: number): Experiment[] {
   const metrics = db.prepare(`SELECT m.* FROM result_metric m JOIN experiment e ON e.id = m.experiment_id
     WHERE e.study_id = ? ORDER BY m.position, m.id`).all(studyId) as MetricRow[];
   const links = studyLinks(db, studyId);
+  // grouped once by experiment: a study of 10,000 experiments must not scan every list per row
+  const changesOf = groupBy(changes, (c) => c.experiment_id);
+  const metricsOf = groupBy(metrics, (m) => m.experiment_id);
+  const linksOf = groupBy(links, (l) => l.experimentId);
   return rows.map((r) => toExperiment(r,
-    changes.filter((c) => c.experiment_id === r.id).map(toChange),
-    metrics.filter((m) => m.experiment_id === r.id).map(toMetric),
-    links.filter((l) => l.experimentId === r.id).map(publicLink)));
+    (changesOf.get(r.id) ?? []).map(toChange),
+    (metricsOf.get(r.id) ?? []).map(toMetric),
+    (linksOf.get(r.id) ?? []).map(publicLink)));
 }
 
 export function getExperiment(db: Db, id: number, includeDeleted = false): Experiment | undefined {
@@ -274,4 +291,11 @@ export function search(db: Db, input: string, limit = 50): SearchHit[] {
     ORDER BY rank
     LIMIT ?`).all(q, limit) as SearchHit[];
   return rows;
+}
+
+/** Every live experiment of every live study, by study title, in order. */
+export function experimentIndex(db: Db): ExperimentRef[] {
+  return db.prepare(`SELECT e.id, e.title, e.position, s.id AS studyId, s.title AS studyTitle
+    FROM experiment e JOIN study s ON s.id = e.study_id
+    WHERE e.deleted_at IS NULL AND s.deleted_at IS NULL ORDER BY s.title COLLATE NOCASE, s.id, e.position, e.id`).all() as ExperimentRef[];
 }

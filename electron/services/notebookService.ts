@@ -7,18 +7,20 @@ import type { ApiMethods } from '../../shared/api';
 import { TunebookError } from '../../shared/api';
 import {
   COMPARATORS, DISK_KINDS, EXPERIMENT_STATUSES,
-  type CaptureLines, type CaptureMatches, type ConfigChange, type Disk, type Experiment, type ExperimentCapture, type HardwareProfile,
+  type CaptureLines, type CaptureMatches, type ComparedSide, type ConfigChange, type Disk, type Experiment, type ExperimentCapture,
+  type ExperimentComparison, type ExperimentRef, type HardwareProfile,
   type Proposals, type RequirementInput, type ResultMetric, type ResultSource, type SearchHit, type SeriesPoints, type StoredCapture,
-  type Study, type StudyDetail, type StudySummary, type TimelineRow,
+  type Study, type StudyComparison, type StudyDetail, type StudySummary, type StudyView, type TimelineRow,
 } from '../../shared/model';
-import { computeTimeline } from '../../shared/timeline';
+import { computeComparison, computeTimeline } from '../../shared/timeline';
 import { toBase } from '../../shared/units';
 import * as v from '../../shared/validate';
 import type { Db } from '../db/connection';
 import * as cq from '../db/captureQueries';
 import * as q from '../db/queries';
 import * as store from './captureStore';
-import { experimentProposals } from './proposals';
+import { capturePairs, experimentProposals } from './proposals';
+import { configDiff, metricDeltas, profileDiff } from '../../shared/sideBySide';
 
 /** The contract methods the Backend serves itself (notebook files, parsing and the store worker's long writes). */
 type HostMethods = 'notebookInfo' | 'openNotebook' | 'recentNotebooks' | 'captureKinds' | 'parseCaptureFiles' | 'parseCaptureText'
@@ -32,6 +34,21 @@ const today = (): string => new Date().toISOString().slice(0, 10);
 
 function notFound(what: string, id: number): never {
   throw new TunebookError('not-found', `${what} ${id} does not exist (it may have been deleted)`);
+}
+
+/** What the comparison view shows, checked (short lists of metric names and experiment ids). */
+function studyView(raw: unknown): StudyView {
+  const r = v.record(raw, 'view');
+  const out: StudyView = {};
+  if (r.hiddenMetrics !== undefined) {
+    if (!Array.isArray(r.hiddenMetrics) || r.hiddenMetrics.length > 1000) v.fail('view hiddenMetrics must be a list of metric names');
+    out.hiddenMetrics = r.hiddenMetrics.map((m, i) => v.text(m, `hidden metric ${i + 1}`, { max: 200 }));
+  }
+  if (r.hiddenExperiments !== undefined) {
+    if (!Array.isArray(r.hiddenExperiments) || r.hiddenExperiments.length > 100_000) v.fail('view hiddenExperiments must be a list of experiment ids');
+    out.hiddenExperiments = r.hiddenExperiments.map((x, i) => v.id(x, `hidden experiment ${i + 1}`));
+  }
+  return out;
 }
 
 export class NotebookService implements NotebookMethods {
@@ -84,11 +101,11 @@ export class NotebookService implements NotebookMethods {
     return q.getStudy(this.db, id)!;
   }
 
-  updateStudy(id: number, patch: { title?: string; goal?: string }): Study {
+  updateStudy(id: number, patch: { title?: string; goal?: string; view?: StudyView }): Study {
     const study = this.study(id);
     const r = v.record(patch, 'patch');
     const title = r.title === undefined ? undefined : v.text(r.title, 'title', { required: true, max: 300 }).trim();
-    q.updateStudy(this.db, study.id, { title, goal: v.optText(r.goal, 'goal') });
+    q.updateStudy(this.db, study.id, { title, goal: v.optText(r.goal, 'goal'), view: r.view === undefined ? undefined : studyView(r.view) });
     this.onChange(study.id);
     return q.getStudy(this.db, study.id)!;
   }
@@ -129,6 +146,35 @@ export class NotebookService implements NotebookMethods {
   timeline(studyId: number): TimelineRow[] {
     const study = this.study(studyId);
     return computeTimeline(q.listExperiments(this.db, study.id), study.requirements);
+  }
+
+  comparison(studyId: number): StudyComparison {
+    const study = this.study(studyId);
+    return computeComparison(q.listExperiments(this.db, study.id), study.requirements);
+  }
+
+  compareExperiments(a: number, b: number): ExperimentComparison {
+    const side = (id: unknown): ComparedSide => {
+      const experiment = this.experiment(id);
+      return {
+        experiment,
+        studyTitle: q.getStudy(this.db, experiment.studyId)?.title ?? '',
+        profile: experiment.profileId === null ? null : q.getProfile(this.db, experiment.profileId) ?? null,
+      };
+    };
+    const sa = side(a);
+    const sb = side(b);
+    return {
+      a: sa, b: sb,
+      metrics: metricDeltas(sa.experiment, sb.experiment),
+      config: configDiff(sa.experiment, sb.experiment),
+      profile: profileDiff(sa.profile, sb.profile),
+      ...capturePairs(this.db, sa.experiment, sb.experiment),
+    };
+  }
+
+  experimentIndex(): ExperimentRef[] {
+    return q.experimentIndex(this.db);
   }
 
   // ---- profiles ------------------------------------------------------------------------------
@@ -359,6 +405,8 @@ export class NotebookService implements NotebookMethods {
     if ((input as { primary?: unknown }).primary === undefined && e.metrics.length === 0) cols.primary = true;
     const id = this.tx(() => {
       if (cols.primary) q.clearPrimary(this.db, e.id);
+      // a measured result means the step was run: planned steps are not judged, so it becomes kept
+      if (e.status === 'planned') q.updateExperiment(this.db, e.id, { title: e.title, profileId: e.profileId, date: e.date, notes: e.notes, status: 'kept' });
       const id = q.insertResultMetric(this.db, e.id, cols);
       this.changed(e.studyId);
       return id;

@@ -10,7 +10,7 @@
 import type { CaptureJson } from '../../shared/capture/json';
 import { headlineCandidates, preferredCandidate, usualMetrics } from '../../shared/evidence';
 import type {
-  ConfigProposal, Experiment, HardwareProfileInput, ProfileProposal, Proposals, ResultProposal,
+  ConfigProposal, Experiment, ExperimentComparison, HardwareProfileInput, ProfileProposal, Proposals, ResultProposal,
 } from '../../shared/model';
 import { FACT_KINDS, applyProfilePatch, profileFromCaptures } from '../../shared/profileFromCaptures';
 import { compareSnapshots, isRecorded, snapshotScope } from '../../shared/snapshotDiff';
@@ -95,4 +95,28 @@ export function configProposals(db: Db, e: Experiment): ConfigProposal[] {
 
 export function experimentProposals(db: Db, e: Experiment): Proposals {
   return { result: resultProposal(db, e), profile: profileProposal(db, e), configChanges: configProposals(db, e) };
+}
+
+/**
+ * What two experiments' captures have in common, for the side-by-side view: settings snapshots of
+ * the same tool or file on both (and their differences), and captures of the same kind with series
+ * to overlay (the first of each kind on each side).
+ */
+export function capturePairs(db: Db, a: Experiment, b: Experiment): Pick<ExperimentComparison, 'settings' | 'series'> {
+  const settings: ExperimentComparison['settings'] = [];
+  for (const sa of linkedJson(db, a, SNAPSHOT_KINDS)) {
+    const scope = snapshotScope(sa.json, sa.name);
+    const sb = linkedJson(db, b, [sa.json.kind]).find((x) => snapshotScope(x.json, x.name) === scope);
+    if (!sb) continue;
+    const diff = compareSnapshots([{ name: sa.name, capture: sa.json }], [{ name: sb.name, capture: sb.json }]);
+    if (diff.ok) settings.push({ kind: diff.kind, scope: diff.scope, aName: sa.name, bName: sb.name, changes: diff.changes });
+  }
+  const series: ExperimentComparison['series'] = [];
+  for (const ca of a.captures) {
+    if (series.some((x) => x.kind === ca.kind)) continue;
+    const cb = b.captures.find((x) => x.kind === ca.kind);
+    if (!cb || !storedCaptureJson(db, ca.captureId).series.length) continue;
+    series.push({ kind: ca.kind, a: { captureId: ca.captureId, name: ca.name }, b: { captureId: cb.captureId, name: cb.name } });
+  }
+  return { settings, series };
 }

@@ -42,5 +42,7 @@ test('requirements are saved, validated, and drive the goal column', async ({ pa
   await form.getByRole('button', { name: 'Remove requirement 1' }).click();
   await form.getByRole('button', { name: 'Save requirements' }).click();
   await expect(form.getByLabel('Requirement 1 metric')).toHaveValue('latency_mean_seconds');
-  await expect(rows.nth(1).getByTestId('timeline-goal')).toHaveText('—');
+  // the goal is every requirement an experiment measured: the first step measured none of those left
+  await expect(rows.nth(0).getByTestId('timeline-goal')).toHaveText('—');
+  await expect(rows.nth(1).getByTestId('timeline-goal')).toContainText('meets goal');
 });

@@ -53,6 +53,25 @@ describe('NotebookService through the Backend', () => {
     expect(() => api.setRequirements(study.id, [{ metric: 'x', comparator: '=>' as never, threshold: 1, unit: '', label: '' }])).toThrow(/comparator must be one of/);
   });
 
+  it('a planned step becomes kept once a result is measured on it, and the comparison judges it', () => {
+    const study = api.createStudy({ title: 'B' });
+    api.setRequirements(study.id, [
+      { metric: 'requests_per_second', comparator: '>=', threshold: 30000, unit: '1/s', label: 'QPS' },
+      { metric: 'cpu_util_percent', comparator: '<=', threshold: 70, unit: '%', label: 'server load' },
+    ]);
+    const e = api.createExperiment(study.id, { title: 'cache configs', status: 'planned' });
+    const later = api.createExperiment(study.id, { title: 'not run yet', status: 'planned' });
+    api.addResultMetric(e.id, { name: 'requests_per_second', value: 50000, unit: '1/s', better: 'higher' });
+    api.addResultMetric(e.id, { name: 'cpu_util_percent', value: 85, unit: '%', better: 'lower', primary: false });
+    expect(api.getStudy(study.id).experiments.map((x) => x.status)).toEqual(['kept', 'planned']);
+    const c = api.comparison(study.id);
+    expect(c.rows[0]).toMatchObject({ meetsGoal: false, inChain: true });
+    expect(c.rows[0]!.requirements.map((r) => r.met)).toEqual([true, false]);
+    expect(c.rows[1]).toMatchObject({ experimentId: later.id, meetsGoal: null, inChain: false });
+    expect(c.metrics.map((m) => m.name)).toEqual(['requests_per_second', 'cpu_util_percent']);
+    expect(c.firstMeetingAll).toBeNull();
+  });
+
   it('reorders experiments and keeps positions dense', () => {
     const { study, c2 } = enterCaseStudyA(api);
     const order = api.moveExperiment(c2.id, 0);

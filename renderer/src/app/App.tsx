@@ -4,6 +4,7 @@ import { useApp } from './AppContext';
 import { CapturesView } from '../features/captures/CapturesView';
 import { AttachDialog } from '../features/evidence/AttachDialog';
 import { CaptureView } from '../features/evidence/CaptureView';
+import { CompareView } from '../features/comparison/CompareView';
 import { ImportProvider } from '../features/evidence/ImportProvider';
 import { useImport } from '../features/evidence/useImport';
 import { Datalists } from '../features/experiments/Datalists';
@@ -61,6 +62,14 @@ function Window() {
           </button>
           <button
             type="button"
+            className={`nav-item ${route.name === 'compare' ? 'active' : ''}`}
+            aria-current={route.name === 'compare' ? 'page' : undefined}
+            onClick={() => navigate({ name: 'compare', a: null, b: null })}
+          >
+            Side by side
+          </button>
+          <button
+            type="button"
             className={`nav-item ${route.name === 'captures' ? 'active' : ''}`}
             aria-current={route.name === 'captures' ? 'page' : undefined}
             onClick={() => navigate({ name: 'captures' })}
@@ -76,6 +85,7 @@ function Window() {
         {route.name === 'capture' && (
           <CaptureView key={route.captureId} captureId={route.captureId} experimentId={route.experimentId} line={route.line ?? null} tab={route.tab ?? (route.line ? 'raw' : 'figures')} />
         )}
+        {route.name === 'compare' && <CompareView a={route.a} b={route.b} />}
         {route.name === 'home' && <Home />}
       </main>
       <Datalists />

@@ -12,7 +12,9 @@ export type Route =
   | { name: 'profiles'; profileId?: number | null }
   | { name: 'captures' }
   /** a stored capture, seen from one of its experiments; `line` opens the raw text there */
-  | { name: 'capture'; captureId: number; experimentId: number | null; line?: number; tab?: CaptureTab };
+  | { name: 'capture'; captureId: number; experimentId: number | null; line?: number; tab?: CaptureTab }
+  /** two experiments side by side (from any studies); null: not chosen yet */
+  | { name: 'compare'; a: number | null; b: number | null };
 
 export type CaptureTab = 'figures' | 'raw' | 'charts';
 

@@ -1,21 +1,39 @@
 /**
- * The only module that touches plotly.js. plotly is loaded with a dynamic import the first time a
- * chart is shown, so the first paint never waits for it; until then (or if it fails) the chart area
- * says so, and the numbers stay readable in the table next to it.
+ * A metric across a study's experiments: one or more traces over the experiments (categories on x),
+ * with goal lines, point labels, a spread per point (repeated runs) and hover text. plotly is loaded
+ * on first use (plotly.ts); until then, or if it fails, the chart area says so and the numbers stay
+ * readable in the table beside it. The chart exports as PNG and SVG.
  */
 import { useRef } from 'react';
 import type { Data, Layout, Shape } from 'plotly.js';
+import { ChartFrame } from './ChartFrame';
 import { cssVar, plotlyText, usePlotly } from './plotly';
-import './Chart.css';
 
-export interface ChartSeries { name: string; x: string[]; y: (number | null)[]; text?: string[] }
+export interface ChartSeries {
+  name: string;
+  x: string[];
+  y: (number | null)[];
+  /** label drawn at each point */
+  text?: string[];
+  /** shown on hover (plain text: escaped for plotly) */
+  hover?: string[];
+  /** the spread of repeated runs around each point: its lowest and highest */
+  low?: (number | null)[];
+  high?: (number | null)[];
+  /** 'line': joined points (the chain); 'points': markers only (attempts set apart) */
+  mode?: 'line' | 'points';
+  tone?: 'accent' | 'muted';
+}
 export interface GoalLine { value: number; label: string }
 
-export function LineChart({ series, goals = [], yTitle, ariaLabel }: {
+export function LineChart({ series, goals = [], yTitle, ariaLabel, height = 240, exportName }: {
   series: ChartSeries[];
   goals?: GoalLine[];
   yTitle: string;
   ariaLabel: string;
+  height?: number;
+  /** file name (without extension) of the PNG/SVG export; no export buttons without it */
+  exportName?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const state = usePlotly(ref, async (Plotly, el) => {
@@ -24,23 +42,43 @@ export function LineChart({ series, goals = [], yTitle, ariaLabel }: {
     const grid = cssVar('--border', '#ddd');
     const accent = cssVar('--accent', '#2563eb');
     const goalColor = cssVar('--good', '#15803d');
-    const data: Data[] = series.map((s, i) => ({
-      type: 'scatter', mode: 'text+lines+markers', name: plotlyText(s.name), x: s.x.map(plotlyText), y: s.y,
-      text: s.text?.map(plotlyText), textposition: 'top center', textfont: { color: fg, size: 11 },
-      line: { color: i === 0 ? accent : undefined, width: 2 }, marker: { size: 7 }, connectgaps: true, cliponaxis: false,
-      hovertemplate: '%{x}: %{y}<extra></extra>',
-    }));
+    const max = Math.max(0, ...series.flatMap((s) => s.y.map((v) => Math.abs(v ?? 0))), ...goals.map((g) => Math.abs(g.value)));
+    const data: Data[] = series.map((s) => {
+      const color = s.tone === 'muted' ? muted : accent;
+      const spread = s.low && s.high && s.y.some((v, i) => v !== null && s.low![i] !== null && s.low![i] !== s.high![i]);
+      return {
+        type: 'scatter', mode: s.mode === 'points' ? 'text+markers' : 'text+lines+markers', name: plotlyText(s.name),
+        x: s.x.map(plotlyText), y: s.y,
+        text: s.text?.map(plotlyText), textposition: 'top center', textfont: { color: fg, size: 11 },
+        hovertext: s.hover?.map(plotlyText), hoverinfo: s.hover ? 'text' : 'x+y',
+        line: { color, width: 2 }, marker: { size: s.mode === 'points' ? 9 : 7, color, symbol: s.mode === 'points' ? 'x-thin-open' : 'circle', line: { width: 2, color } },
+        connectgaps: true, cliponaxis: false,
+        ...(spread ? {
+          error_y: {
+            type: 'data', symmetric: false, color, thickness: 1.5, width: 5,
+            array: s.y.map((v, i) => (v === null || s.high![i] === null ? 0 : s.high![i]! - v)),
+            arrayminus: s.y.map((v, i) => (v === null || s.low![i] === null ? 0 : v - s.low![i]!)),
+          },
+        } : {}),
+      } as Data;
+    });
     const shapes: Partial<Shape>[] = goals.map((g) => ({
       type: 'line', xref: 'paper', x0: 0, x1: 1, yref: 'y', y0: g.value, y1: g.value,
       line: { color: goalColor, width: 1.5, dash: 'dash' },
     }));
     const layout: Partial<Layout> = {
-      margin: { l: 56, r: 16, t: 22, b: 36 },
+      height,
+      margin: { l: 60, r: 16, t: 24, b: 36 },
       paper_bgcolor: 'rgba(0,0,0,0)', plot_bgcolor: 'rgba(0,0,0,0)',
       font: { family: cssVar('--sans', 'system-ui, sans-serif'), size: 12, color: fg },
       xaxis: { type: 'category', gridcolor: grid, automargin: true, tickfont: { color: muted } },
-      yaxis: { title: { text: plotlyText(yTitle) }, gridcolor: grid, zerolinecolor: grid, rangemode: 'tozero', automargin: true },
-      showlegend: false,
+      // one tick style: 10k, 20k … from a thousand up (never "1000 1500" beside "10k")
+      yaxis: {
+        title: { text: plotlyText(yTitle), standoff: 8 }, gridcolor: grid, zerolinecolor: grid, rangemode: 'tozero', automargin: true,
+        ...(max >= 1000 ? { tickformat: '~s' } : {}),
+      },
+      showlegend: series.length > 1,
+      legend: { orientation: 'h', y: 1.12, x: 1, xanchor: 'right' },
       shapes,
       annotations: goals.map((g) => ({
         xref: 'paper', x: 0, xanchor: 'left', y: g.value, yanchor: 'bottom', text: plotlyText(g.label),
@@ -48,13 +86,7 @@ export function LineChart({ series, goals = [], yTitle, ariaLabel }: {
       })),
     };
     await Plotly.react(el, data, layout, { displaylogo: false, responsive: true, displayModeBar: false, staticPlot: false });
-  }, [series, goals, yTitle]);
+  }, [series, goals, yTitle, height]);
 
-  return (
-    <figure className="chart" aria-label={ariaLabel}>
-      <div ref={ref} className="chart-plot" data-testid="chart" data-state={state} />
-      {state === 'loading' && <p className="chart-note">Loading chart…</p>}
-      {state === 'failed' && <p className="chart-note">The chart library could not be loaded.</p>}
-    </figure>
-  );
+  return <ChartFrame plotRef={ref} state={state} ariaLabel={ariaLabel} exportName={exportName} height={height} testId="chart" />;
 }

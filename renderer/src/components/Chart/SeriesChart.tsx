@@ -6,8 +6,8 @@
  */
 import { useRef } from 'react';
 import type { Data, Layout, PlotRelayoutEvent } from 'plotly.js';
+import { ChartFrame } from './ChartFrame';
 import { cssVar, plotlyText, usePlotly } from './plotly';
-import './Chart.css';
 
 export interface SeriesTrace { name: string; x: number[]; y: (number | null)[] }
 
@@ -24,13 +24,15 @@ function rangeOf(e: PlotRelayoutEvent, xIsTime: boolean): { from: number; to: nu
   return Number.isFinite(from) && Number.isFinite(to) ? { from, to } : undefined;
 }
 
-export function SeriesChart({ traces, xIsTime, xTitle, yTitle, ariaLabel, onRange }: {
+export function SeriesChart({ traces, xIsTime, xTitle, yTitle, ariaLabel, onRange, exportName }: {
   traces: SeriesTrace[];
   xIsTime: boolean;
   xTitle: string;
   yTitle: string;
   ariaLabel: string;
   onRange?: (range: { from: number; to: number } | null) => void;
+  /** file name of the PNG/SVG export */
+  exportName?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const onRangeRef = useRef(onRange);
@@ -64,10 +66,7 @@ export function SeriesChart({ traces, xIsTime, xTitle, yTitle, ariaLabel, onRang
   }, [traces, xIsTime, xTitle, yTitle]);
 
   return (
-    <figure className="chart series-chart" aria-label={ariaLabel}>
-      <div ref={ref} className="chart-plot" data-testid="series-chart" data-state={state} data-points={traces.reduce((n, t) => n + t.y.length, 0)} />
-      {state === 'loading' && <p className="chart-note">Loading chart…</p>}
-      {state === 'failed' && <p className="chart-note">The chart library could not be loaded.</p>}
-    </figure>
+    <ChartFrame plotRef={ref} state={state} ariaLabel={ariaLabel} exportName={exportName} testId="series-chart" className="series-chart" exportAt="bottom"
+      extra={{ 'data-points': traces.reduce((n, t) => n + t.y.length, 0) }} />
   );
 }

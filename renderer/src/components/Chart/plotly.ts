@@ -76,3 +76,12 @@ export function usePlotly(ref: RefObject<HTMLDivElement | null>, draw: (Plotly: 
   }, [ref]);
   return state;
 }
+
+/** Save a drawn chart as a PNG or SVG file (the browser's download; Electron asks where). */
+export async function exportChart(ref: RefObject<HTMLDivElement | null>, format: 'png' | 'svg', name: string): Promise<void> {
+  const el = ref.current;
+  if (!el) return;
+  const Plotly = await loadPlotly();
+  const safe = name.replace(/[^\p{L}\p{N}._ -]+/gu, '-').trim().slice(0, 100) || 'chart';
+  await Plotly.downloadImage(el, { format, filename: safe, width: el.clientWidth || 900, height: el.clientHeight || 400 });
+}

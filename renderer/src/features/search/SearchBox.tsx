@@ -13,7 +13,7 @@ const KIND_LABEL: Record<SearchHit['kind'], string> = { study: 'study', experime
  * focuses it; arrows move through the results; Enter or a click goes there.
  */
 export function SearchBox() {
-  const { api, navigate, revision } = useApp();
+  const { api, navigate, revision, route } = useApp();
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<SearchHit[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -58,12 +58,21 @@ export function SearchBox() {
     inputRef.current?.blur();
   };
 
+  /** Put the hit's experiment side by side: as B when A is already chosen, else as A. */
+  const compare = (hit: SearchHit) => {
+    if (hit.experimentId === null) return;
+    if (route.name === 'compare' && route.a !== null && route.a !== hit.experimentId) navigate({ name: 'compare', a: route.a, b: hit.experimentId });
+    else navigate({ name: 'compare', a: hit.experimentId, b: route.name === 'compare' ? route.b : null });
+    setOpen(false);
+    inputRef.current?.blur();
+  };
+
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Escape') { setOpen(false); inputRef.current?.blur(); return; }
     if (!hits.length) return;
     if (e.key === 'ArrowDown') { e.preventDefault(); setOpen(true); setActive((a) => (a + 1) % hits.length); }
     else if (e.key === 'ArrowUp') { e.preventDefault(); setActive((a) => (a - 1 + hits.length) % hits.length); }
-    else if (e.key === 'Enter') { e.preventDefault(); const h = hits[active]; if (h) go(h); }
+    else if (e.key === 'Enter') { e.preventDefault(); const h = hits[active]; if (h) { if (e.altKey) compare(h); else go(h); } }
   };
 
   const showResults = open && query.trim() !== '';
@@ -108,6 +117,10 @@ export function SearchBox() {
                 <span className="hit-title">{h.title}</span>
                 {h.studyTitle && h.kind !== 'study' && <span className="hit-study muted small">in {h.studyTitle}</span>}
                 <span className="hit-snippet"><Highlight snippet={h.snippet} /></span>
+                {h.experimentId !== null && (
+                  <button type="button" className="link-button small hit-compare" tabIndex={-1} title="Put this experiment side by side with another (Alt+Enter)"
+                    onClick={(e) => { e.stopPropagation(); compare(h); }}>compare…</button>
+                )}
               </li>
             ))}
           </ul>

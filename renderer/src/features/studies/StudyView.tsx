@@ -5,7 +5,7 @@ import { useQuery } from '../../app/useQuery';
 import { ExperimentDetail } from '../experiments/ExperimentDetail';
 import { ExperimentList } from '../experiments/ExperimentList';
 import { RequirementsEditor } from '../requirements/RequirementsEditor';
-import { TimelineView } from '../timeline/TimelineView';
+import { ComparisonView } from '../comparison/ComparisonView';
 import { StudyHeader } from './StudyHeader';
 import { AttachDialog, NEW_EXPERIMENT } from '../evidence/AttachDialog';
 import { useFileDrop } from '../../hooks/useFileDrop';
@@ -53,7 +53,7 @@ export function StudyView({ studyId, experimentId }: { studyId: number; experime
       )}
       <StudyHeader study={study} />
       <RequirementsEditor studyId={study.id} requirements={study.requirements} />
-      <TimelineView studyId={study.id} requirements={study.requirements} onSelect={select} />
+      <ComparisonView study={study} experiments={experiments} onSelect={select} />
       <div className="experiments-layout">
         <ExperimentList studyId={study.id} experiments={experiments} selectedId={selected?.id ?? null} onSelect={select} />
         <div id={selected ? `experiment-${selected.id}` : undefined}>

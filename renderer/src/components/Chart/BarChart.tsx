@@ -1,0 +1,39 @@
+/**
+ * A few values as bars (two experiments' IOPS side by side: 2,197 vs 43.0k), each labelled the way
+ * people write it. Exports as PNG and SVG like the other charts.
+ */
+import { useRef } from 'react';
+import type { Data, Layout } from 'plotly.js';
+import { ChartFrame } from './ChartFrame';
+import { cssVar, plotlyText, usePlotly } from './plotly';
+
+export interface Bar { label: string; value: number | null; text: string; tone: 'a' | 'b' }
+
+export function BarChart({ bars, yTitle, ariaLabel, exportName, height = 200 }: {
+  bars: Bar[]; yTitle: string; ariaLabel: string; exportName?: string; height?: number;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const state = usePlotly(ref, async (Plotly, el) => {
+    const fg = cssVar('--fg', '#222');
+    const grid = cssVar('--border', '#ddd');
+    const colors = { a: cssVar('--accent', '#2563eb'), b: cssVar('--warn', '#9a5b00') };
+    const max = Math.max(0, ...bars.map((b) => Math.abs(b.value ?? 0)));
+    const data: Data[] = [{
+      type: 'bar', x: bars.map((b) => plotlyText(b.label)), y: bars.map((b) => b.value),
+      text: bars.map((b) => plotlyText(b.text)), textposition: 'outside', cliponaxis: false,
+      marker: { color: bars.map((b) => colors[b.tone]) }, hoverinfo: 'x+text',
+    }];
+    const layout: Partial<Layout> = {
+      height,
+      margin: { l: 60, r: 12, t: 24, b: 40 },
+      paper_bgcolor: 'rgba(0,0,0,0)', plot_bgcolor: 'rgba(0,0,0,0)',
+      font: { family: cssVar('--sans', 'system-ui, sans-serif'), size: 12, color: fg },
+      xaxis: { type: 'category', automargin: true },
+      yaxis: { title: { text: plotlyText(yTitle), standoff: 8 }, gridcolor: grid, rangemode: 'tozero', automargin: true, ...(max >= 1000 ? { tickformat: '~s' } : {}) },
+      showlegend: false,
+    };
+    await Plotly.react(el, data, layout, { displaylogo: false, responsive: true, displayModeBar: false });
+  }, [bars, yTitle, height]);
+
+  return <ChartFrame plotRef={ref} state={state} ariaLabel={ariaLabel} exportName={exportName} height={height} testId="bar-chart" />;
+}

@@ -1,0 +1,271 @@
+/**
+ * The comparison view of a study (its data comes whole from the back end's comparison()): the chain
+ * of kept steps on the primary metric with each step's change, the cumulative change and its share
+ * of the gain, attempts set apart, repeated runs with their spread and significance; every
+ * requirement judged on every experiment; the study's other metrics as small multiples on the same
+ * axis. Two rows picked open them side by side. What the charts leave out is kept with the study.
+ */
+import { useMemo, useState } from 'react';
+import type { Experiment, MetricTrack, Requirement, Study, StudyComparison, TimelineRow } from '../../../../shared/model';
+import { comparableUnits, convertValue, displayScale, formatQuantity } from '../../../../shared/units';
+import { useApp } from '../../app/AppContext';
+import { useAction } from '../../app/useAction';
+import { useQuery } from '../../app/useQuery';
+import { LineChart } from '../../components/Chart/LineChart';
+import type { ChartSeries, GoalLine } from '../../components/Chart/LineChart';
+import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
+import { COMPARATOR_LABELS, formatPercent } from '../../lib/format';
+import './comparison.css';
+
+/** Is a change in this direction an improvement for this metric? */
+function tone(p: number | null, better: TimelineRow['better']): string {
+  if (p === null || better === null || Math.abs(p) < 0.05) return '';
+  return (p > 0) === (better === 'higher') ? 'good' : 'bad';
+}
+
+/** "B", "1", "2" … the step's number as the list shows it */
+const stepNo = (i: number): string => (i === 0 ? 'B' : String(i));
+/** a title short enough for an axis; the whole one is on hover */
+const short = (t: string, n = 26): string => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
+
+export function ComparisonView({ study, experiments, onSelect }: {
+  study: Study;
+  experiments: Experiment[];
+  onSelect: (experimentId: number) => void;
+}) {
+  const { navigate } = useApp();
+  const run = useAction();
+  const q = useQuery(`comparison:${study.id}`, (api) => api.comparison(study.id));
+  const [picked, setPicked] = useState<number[]>([]);
+  const c = q.data;
+  const hiddenMetrics = study.view.hiddenMetrics ?? [];
+  const setHidden = (name: string, hidden: boolean) => void run((api) => api.updateStudy(study.id, {
+    view: { ...study.view, hiddenMetrics: hidden ? [...hiddenMetrics, name] : hiddenMetrics.filter((m) => m !== name) },
+  }));
+  const pick = (id: number, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== id), id].slice(-2) : p.filter((x) => x !== id)));
+
+  return (
+    <section className="panel timeline comparison" aria-labelledby="timeline-heading">
+      <div className="title-row">
+        <h2 id="timeline-heading">Timeline</h2>
+        {picked.length === 2 && (
+          <button type="button" className="btn btn-small btn-primary" onClick={() => navigate({ name: 'compare', a: picked[0]!, b: picked[1]! })}>Compare the two side by side</button>
+        )}
+        {picked.length === 1 && <span className="muted small">Pick one more experiment to compare side by side.</span>}
+      </div>
+      {q.error && <p role="alert" className="error-text">{q.error}</p>}
+      {!c ? <p className="muted small">{q.loading ? 'Loading…' : ''}</p> : c.rows.length === 0 ? <p className="muted small">No experiments yet.</p> : (
+        <div className="timeline-body">
+          <ChainTable rows={c.rows} picked={picked} onPick={pick} onSelect={onSelect} />
+          <ChainChart comparison={c} experiments={experiments} requirements={study.requirements} studyTitle={study.title} />
+          {study.requirements.length > 0 && <RequirementVerdicts comparison={c} requirements={study.requirements} onSelect={onSelect} />}
+          <SmallMultiples comparison={c} experiments={experiments} requirements={study.requirements} hidden={hiddenMetrics} onHide={setHidden} studyTitle={study.title} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ChainTable({ rows, picked, onPick, onSelect }: {
+  rows: TimelineRow[]; picked: number[]; onPick: (id: number, on: boolean) => void; onSelect: (id: number) => void;
+}) {
+  return (
+    <div className="table-scroll">
+      <table className="grid-table timeline-table">
+        <thead>
+          <tr>
+            <th><span className="sr-only">Compare</span></th>
+            <th>#</th><th>Experiment</th><th>Status</th><th>Primary metric</th>
+            <th className="num">Value</th><th className="num">Step</th><th className="num">Cumulative</th><th className="num" title="Share of the gain from the baseline to the last kept step">Share</th><th>Goal</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r, i) => (
+            <tr key={r.experimentId} data-testid="timeline-row" className={`status-row-${r.status} ${r.inChain || r.status === 'planned' ? '' : 'set-apart'}`}>
+              <td>
+                <input type="checkbox" aria-label={`Compare ${r.title}`} checked={picked.includes(r.experimentId)} onChange={(e) => onPick(r.experimentId, e.target.checked)} />
+              </td>
+              <td className="muted">{stepNo(i)}</td>
+              <td className="timeline-title"><button type="button" className="link-button" title={r.title} onClick={() => onSelect(r.experimentId)}>{r.title}</button></td>
+              <td><StatusBadge status={r.status} />{!r.inChain && (r.status === 'failed' || r.status === 'reverted') && <span className="muted small set-apart-note"> set apart</span>}</td>
+              <td className="mono small">{r.metric ?? <span className="muted">no primary metric</span>}</td>
+              <td className="num" data-testid="timeline-value">
+                {r.value === null ? '—' : formatQuantity(r.value, r.unit ?? '', r.metric ?? undefined)}
+                {r.spread && (
+                  <div className="muted small" data-testid="timeline-runs" title="The median of repeated runs, and their lowest and highest">
+                    median of {r.runs}: {formatQuantity(r.spread.min, r.unit ?? '', r.metric ?? undefined)}–{formatQuantity(r.spread.max, r.unit ?? '', r.metric ?? undefined)}
+                  </div>
+                )}
+              </td>
+              <td className={`num ${tone(r.stepChangePercent, r.better)}`} data-testid="timeline-step">
+                {r.stepNotComparable ? <NotComparable /> : formatPercent(r.stepChangePercent)}
+                {r.significant === false && <div className="small muted" data-testid="not-significant" title="The change lies within the spread of the repeated runs">within noise</div>}
+              </td>
+              <td className={`num ${tone(r.cumulativeChangePercent, r.better)}`} data-testid="timeline-cumulative">{r.cumulativeNotComparable ? <NotComparable /> : formatPercent(r.cumulativeChangePercent)}</td>
+              <td className="num" data-testid="timeline-share">{r.shareOfGainPercent === null ? '—' : `${formatPercent(r.shareOfGainPercent).replace(/^\+/, '')}`}</td>
+              <td data-testid="timeline-goal"><Goal row={r} /></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Goal({ row: r }: { row: TimelineRow }) {
+  if (r.status === 'planned') return <span className="muted small">not judged</span>;
+  if (r.meetsGoal === null) return <span className="muted">—</span>;
+  const failing = r.requirements.filter((q) => q.met === false);
+  const label = (q: (typeof failing)[number]) => `${q.label || q.metric} ${COMPARATOR_LABELS[q.comparator]} ${formatQuantity(q.threshold, q.unit, q.metric)}`;
+  return r.meetsGoal
+    ? <span className="badge goal-met" title={`Meets every requirement it measured (${r.requirements.filter((q) => q.met).length})`}>✓ meets goal</span>
+    : <span className="badge goal-missed" title={`Misses: ${failing.map(label).join('; ')}`}>✗ misses goal</span>;
+}
+
+/** A change between values in units that measure different things: never a percentage. */
+function NotComparable() {
+  return <span className="muted small" title="The values are in units that cannot be compared (e.g. IOPS and MiB/s)">not comparable</span>;
+}
+
+/** x labels for every experiment ("B. Baseline", "1. opcache …"), the full titles on hover */
+function axisLabels(rows: readonly { title: string }[]): string[] {
+  return rows.map((r, i) => `${stepNo(i)}. ${short(r.title)}`);
+}
+
+/** Config changes of an experiment, for its point's hover text. */
+function changesText(e: Experiment | undefined): string {
+  if (!e || !e.configChanges.length) return '';
+  return `\n${e.configChanges.map((c) => `${c.key}: ${c.before || '∅'} → ${c.after || '∅'}`).join('\n')}`;
+}
+
+function goalLines(requirements: readonly Requirement[], metric: string, unit: string, factor: number): GoalLine[] {
+  return requirements
+    .filter((q) => q.metric === metric && comparableUnits(q.unit, unit))
+    .map((q) => ({
+      value: convertValue(q.threshold, q.unit, unit)! * factor,
+      label: `${q.label || q.metric} ${COMPARATOR_LABELS[q.comparator]} ${formatQuantity(q.threshold, q.unit, q.metric)}`,
+    }));
+}
+
+/** The primary metric: the chain of kept steps as a line, failed and reverted attempts as separate points. */
+function ChainChart({ comparison: c, experiments, requirements, studyTitle }: {
+  comparison: StudyComparison; experiments: Experiment[]; requirements: Requirement[]; studyTitle: string;
+}) {
+  const track = c.metrics.find((m) => m.primary);
+  const chart = useMemo(() => {
+    if (!track) return null;
+    const x = axisLabels(c.rows);
+    const scale = displayScale(track.unit, Math.max(0, ...track.points.map((p) => Math.abs(p.max ?? p.value ?? 0))), track.name);
+    const byId = new Map(experiments.map((e) => [e.id, e]));
+    const point = (keep: (r: TimelineRow) => boolean) => {
+      const ys = c.rows.map((r, i) => (keep(r) && track.points[i]!.value !== null ? track.points[i]!.value! * scale.factor : null));
+      return {
+        x,
+        y: ys,
+        low: c.rows.map((r, i) => (ys[i] === null || track.points[i]!.min === null ? null : track.points[i]!.min! * scale.factor)),
+        high: c.rows.map((r, i) => (ys[i] === null || track.points[i]!.max === null ? null : track.points[i]!.max! * scale.factor)),
+        text: c.rows.map((r, i) => (ys[i] === null ? '' : formatQuantity(track.points[i]!.value!, track.unit, track.name))),
+        hover: c.rows.map((r, i) => `${stepNo(i)}. ${r.title} (${r.status})\n${ys[i] === null ? '—' : formatQuantity(track.points[i]!.value!, track.unit, track.name)}${r.stepChangePercent !== null ? `, step ${formatPercent(r.stepChangePercent)}` : ''}${changesText(byId.get(r.experimentId))}`),
+      };
+    };
+    const series: ChartSeries[] = [{ name: 'kept steps', ...point((r) => r.inChain), mode: 'line' }];
+    const apart = point((r) => !r.inChain && (r.status === 'failed' || r.status === 'reverted'));
+    if (apart.y.some((v) => v !== null)) series.push({ name: 'failed or reverted (set apart)', ...apart, mode: 'points', tone: 'muted' });
+    return { series, goals: goalLines(requirements, track.name, track.unit, scale.factor), yTitle: `${track.name}${scale.label ? ` (${scale.label})` : ''}` };
+  }, [c, track, experiments, requirements]);
+  if (!track || !chart) return null;
+  return <LineChart series={chart.series} goals={chart.goals} yTitle={chart.yTitle} ariaLabel={`Chart of ${track.name} across experiments`} exportName={`${studyTitle} - ${track.name}`} />;
+}
+
+/** Every requirement × every experiment: the measured value, met or not, and the first experiment meeting them all. */
+function RequirementVerdicts({ comparison: c, requirements, onSelect }: { comparison: StudyComparison; requirements: Requirement[]; onSelect: (id: number) => void }) {
+  const first = c.rows.findIndex((r) => r.experimentId === c.firstMeetingAll);
+  return (
+    <section aria-labelledby="verdicts-heading" className="verdicts">
+      <h3 id="verdicts-heading">Requirements, experiment by experiment</h3>
+      <p className="small" data-testid="first-meeting-all">
+        {first >= 0 ? <>All {requirements.length} requirements are first met by <button type="button" className="link-button" onClick={() => onSelect(c.firstMeetingAll!)}>{stepNo(first)}. {c.rows[first]!.title}</button>.</>
+          : <span className="muted">No experiment meets every requirement yet.</span>}
+      </p>
+      <div className="table-scroll">
+        <table className="grid-table verdict-table" data-testid="verdict-table">
+          <thead>
+            <tr>
+              <th scope="col">Requirement</th>
+              {c.rows.map((r, i) => <th key={r.experimentId} scope="col" className={`num ${i === first ? 'first-met' : ''}`} title={r.title}>{stepNo(i)}. {short(r.title, 14)}</th>)}
+            </tr>
+          </thead>
+          <tbody>
+            {requirements.map((q, j) => (
+              <tr key={q.id} data-testid="verdict-row">
+                <th scope="row">{q.label || q.metric} {COMPARATOR_LABELS[q.comparator]} {formatQuantity(q.threshold, q.unit, q.metric)}</th>
+                {c.rows.map((r, i) => {
+                  const check = r.requirements[j]!;
+                  return (
+                    <td key={r.experimentId} className={`num verdict ${check.met === true ? 'pass' : check.met === false ? 'fail' : ''} ${i === first ? 'first-met' : ''}`} data-testid="verdict-cell">
+                      {check.value === null ? <span className="muted">—</span> : <>{formatQuantity(check.value, check.unit, check.metric)} {check.met === null ? '' : check.met ? '✓' : '✗'}</>}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+            <tr className="verdict-all">
+              <th scope="row">All met</th>
+              {c.rows.map((r, i) => (
+                <td key={r.experimentId} className={`num ${i === first ? 'first-met' : ''}`} data-testid="verdict-all">
+                  {r.status === 'planned' ? <span className="muted small">planned</span>
+                    : r.requirements.every((x) => x.met === true) ? '✓' : `${r.requirements.filter((x) => x.met === false).length} failing`}
+                </td>
+              ))}
+            </tr>
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+/** The study's other metrics, one small chart each on the same experiments, with their requirement lines. */
+function SmallMultiples({ comparison: c, experiments, requirements, hidden, onHide, studyTitle }: {
+  comparison: StudyComparison; experiments: Experiment[]; requirements: Requirement[]; hidden: string[]; onHide: (name: string, hidden: boolean) => void; studyTitle: string;
+}) {
+  const others = c.metrics.filter((m) => !m.primary);
+  if (!others.length) return null;
+  return (
+    <section aria-labelledby="multiples-heading" className="multiples">
+      <div className="title-row">
+        <h3 id="multiples-heading">Other metrics</h3>
+        <details className="menu">
+          <summary className="btn btn-small">Metrics shown…</summary>
+          <div className="menu-items" role="group" aria-label="Metrics shown">
+            {others.map((m) => (
+              <label key={m.name} className="small">
+                <input type="checkbox" checked={!hidden.includes(m.name)} onChange={(e) => onHide(m.name, !e.target.checked)} /> {m.name}
+              </label>
+            ))}
+          </div>
+        </details>
+      </div>
+      <div className="multiples-grid">
+        {others.filter((m) => !hidden.includes(m.name)).map((m) => <SmallMultiple key={m.name} track={m} rows={c.rows} experiments={experiments} requirements={requirements} studyTitle={studyTitle} />)}
+      </div>
+    </section>
+  );
+}
+
+function SmallMultiple({ track, rows, experiments, requirements, studyTitle }: { track: MetricTrack; rows: TimelineRow[]; experiments: Experiment[]; requirements: Requirement[]; studyTitle: string }) {
+  const chart = useMemo(() => {
+    const scale = displayScale(track.unit, Math.max(0, ...track.points.map((p) => Math.abs(p.max ?? p.value ?? 0))), track.name);
+    const byId = new Map(experiments.map((e) => [e.id, e]));
+    const y = track.points.map((p) => (p.value === null || p.status === 'planned' ? null : p.value * scale.factor));
+    const series: ChartSeries[] = [{
+      name: track.name, x: axisLabels(rows), y, mode: 'line',
+      low: track.points.map((p, i) => (y[i] === null || p.min === null ? null : p.min * scale.factor)),
+      high: track.points.map((p, i) => (y[i] === null || p.max === null ? null : p.max * scale.factor)),
+      text: track.points.map((p, i) => (y[i] === null ? '' : formatQuantity(p.value!, track.unit, track.name))),
+      hover: rows.map((r, i) => `${stepNo(i)}. ${r.title}\n${y[i] === null ? '—' : formatQuantity(track.points[i]!.value!, track.unit, track.name)}${changesText(byId.get(r.experimentId))}`),
+    }];
+    return { series, goals: goalLines(requirements, track.name, track.unit, scale.factor), yTitle: `${track.name}${scale.label ? ` (${scale.label})` : ''}` };
+  }, [track, rows, experiments, requirements]);
+  return <LineChart series={chart.series} goals={chart.goals} yTitle={chart.yTitle} height={200} ariaLabel={`Chart of ${track.name} across experiments`} exportName={`${studyTitle} - ${track.name}`} />;
+}
