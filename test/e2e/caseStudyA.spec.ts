@@ -8,7 +8,7 @@ import {
   addConfigChange, addExperiment, addMetric, createProfile, createStudy, editExperiment, openStudy, setRequirements, timelineRows,
 } from './support/ui';
 
-test('case study A: health-check QPS 140 → 205 → 286 req/s', async ({ page }) => {
+test('case study A: health-check QPS 140 → 205 → 286 req/s', async ({ page }, testInfo) => {
   await createStudy(page, 'health-check QPS', 'Raise the throughput of the Laravel health-check endpoint under ab -c 1000.');
   await setRequirements(page, [{ metric: 'requests_per_second', comparator: '>=', threshold: '250 req/s', unit: '', label: 'health-check QPS' }]);
 
@@ -56,10 +56,15 @@ test('case study A: health-check QPS 140 → 205 → 286 req/s', async ({ page }
   await expect(rows.nth(2).getByTestId('timeline-cumulative')).toHaveText('+104.3 %');
   await expect(rows.nth(0).getByTestId('timeline-goal')).toContainText('misses goal');
   await expect(rows.nth(2).getByTestId('timeline-goal')).toContainText('meets goal');
+  // each step's share of the whole gain (65 and 81 of 146 req/s)
+  await expect(rows.nth(1).getByTestId('timeline-share')).toHaveText('44.5 %');
+  await expect(rows.nth(2).getByTestId('timeline-share')).toHaveText('55.5 %');
+  await expect(page.getByTestId('first-meeting-all')).toContainText('first met by 2. Redis client predis → phpredis');
 
   // The chart (plotly, loaded lazily) draws the three points.
   await expect(page.getByTestId('chart')).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
   await expect(page.getByTestId('chart').locator('.scatterlayer .point')).toHaveCount(3);
+  await page.getByRole('region', { name: 'Timeline' }).screenshot({ path: testInfo.outputPath('case-a-timeline.png') });
 
   // The profile is reused: three experiments use it.
   await page.getByRole('button', { name: 'Hardware profiles', exact: true }).click();

@@ -97,7 +97,33 @@ test('case study C: fio random vs sequential writes from the seed captures alone
   const hit = page.getByRole('option').filter({ hasText: 'fio-randwrite-4k-qd64-j64.txt' });
   await expect(hit).toContainText('in vda: random vs sequential writes');
 
-  // 5. the bytes come back identical
+  // 5. side by side: pick the two rows in the timeline
+  await page.keyboard.press('Escape');
+  await page.getByRole('navigation', { name: 'Studies' }).getByRole('button', { name: /vda: random vs sequential/ }).click();
+  await page.getByRole('checkbox', { name: 'Compare random writes, bs 4k' }).check();
+  await page.getByRole('checkbox', { name: 'Compare sequential writes, bs 4k' }).check();
+  await page.getByRole('button', { name: 'Compare the two side by side' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Side by side' })).toBeVisible();
+  const delta = (name: string) => page.getByTestId('metric-delta').filter({ has: page.getByRole('cell', { name, exact: true }) });
+  await expect(delta('iops')).toContainText('2,197 IOPS');
+  await expect(delta('iops')).toContainText('43.0k IOPS');
+  await expect(delta('iops').getByTestId('delta-abs')).toHaveText('+40.8k IOPS');
+  await expect(delta('iops').getByTestId('delta-percent')).toHaveText('+1,857.2 %');
+  await expect(delta('bandwidth_bytes_per_second').getByTestId('delta-percent')).toHaveText('+1,857.6 %');
+  await expect(delta('bandwidth_bytes_per_second')).toContainText('8,788 KiB/s');
+  await expect(delta('bandwidth_bytes_per_second')).toContainText('168 MiB/s');
+  await expect(page.getByTestId('bar-chart').first()).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
+  await expect(page.getByTestId('bar-chart').first().locator('.bartext')).toHaveText(['2,197 IOPS', '43.0k IOPS']);
+  // the iostat of both runs on one chart: w/s
+  const overlay = page.getByRole('region', { name: 'Series, overlaid' });
+  await expect(overlay.getByLabel('Column')).toHaveValue('w/s');
+  await expect(overlay.getByTestId('series-chart')).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
+  await expect(overlay.getByTestId('overlay-points')).toHaveText('20 and 14 samples');
+  await overlay.getByLabel('Column').selectOption('avgrq-sz');
+  await expect(overlay.getByTestId('series-chart')).toHaveAttribute('data-state', 'ready');
+  await page.screenshot({ path: testInfo.outputPath('case-c-side-by-side.png'), fullPage: true });
+
+  // 6. the bytes come back identical
   const show = JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'dist', 'cli.cjs'), 'show', '--notebook', notebookPath, '--json', 'vda: random vs sequential writes'],
     { encoding: 'utf8', env: { ...process.env, TUNEBOOK_USER_DATA: userDataDir } })) as { experiments: { captures: { id: number; name: string }[] }[]; timeline: { stepChangePercent: number | null }[] };
   expect(show.timeline[1]!.stepChangePercent).toBe(1857.2);

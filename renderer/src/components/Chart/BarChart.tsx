@@ -9,8 +9,8 @@ import { cssVar, plotlyText, usePlotly } from './plotly';
 
 export interface Bar { label: string; value: number | null; text: string; tone: 'a' | 'b' }
 
-export function BarChart({ bars, yTitle, ariaLabel, exportName, height = 200 }: {
-  bars: Bar[]; yTitle: string; ariaLabel: string; exportName?: string; height?: number;
+export function BarChart({ bars, title, yTitle, ariaLabel, exportName, height = 220 }: {
+  bars: Bar[]; title?: string; yTitle: string; ariaLabel: string; exportName?: string; height?: number;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const state = usePlotly(ref, async (Plotly, el) => {
@@ -25,7 +25,8 @@ export function BarChart({ bars, yTitle, ariaLabel, exportName, height = 200 }: 
     }];
     const layout: Partial<Layout> = {
       height,
-      margin: { l: 60, r: 12, t: 24, b: 40 },
+      margin: { l: 60, r: 12, t: title ? 44 : 24, b: 40 },
+      ...(title ? { title: { text: plotlyText(title), x: 0, xanchor: 'left', font: { size: 13 } } } : {}),
       paper_bgcolor: 'rgba(0,0,0,0)', plot_bgcolor: 'rgba(0,0,0,0)',
       font: { family: cssVar('--sans', 'system-ui, sans-serif'), size: 12, color: fg },
       xaxis: { type: 'category', automargin: true },
@@ -33,7 +34,7 @@ export function BarChart({ bars, yTitle, ariaLabel, exportName, height = 200 }: 
       showlegend: false,
     };
     await Plotly.react(el, data, layout, { displaylogo: false, responsive: true, displayModeBar: false });
-  }, [bars, yTitle, height]);
+  }, [bars, title, yTitle, height]);
 
   return <ChartFrame plotRef={ref} state={state} ariaLabel={ariaLabel} exportName={exportName} height={height} testId="bar-chart" />;
 }

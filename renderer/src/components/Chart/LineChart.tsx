@@ -26,9 +26,11 @@ export interface ChartSeries {
 }
 export interface GoalLine { value: number; label: string }
 
-export function LineChart({ series, goals = [], yTitle, ariaLabel, height = 240, exportName }: {
+export function LineChart({ series, goals = [], title, yTitle, ariaLabel, height = 240, exportName }: {
   series: ChartSeries[];
   goals?: GoalLine[];
+  /** drawn above the plot (small multiples name their metric there) */
+  title?: string;
   yTitle: string;
   ariaLabel: string;
   height?: number;
@@ -68,7 +70,8 @@ export function LineChart({ series, goals = [], yTitle, ariaLabel, height = 240,
     }));
     const layout: Partial<Layout> = {
       height,
-      margin: { l: 60, r: 16, t: 24, b: 36 },
+      margin: { l: 60, r: 16, t: title || series.length > 1 ? 44 : 24, b: 36 },
+      ...(title ? { title: { text: plotlyText(title), x: 0, xanchor: 'left', font: { size: 13 } } } : {}),
       paper_bgcolor: 'rgba(0,0,0,0)', plot_bgcolor: 'rgba(0,0,0,0)',
       font: { family: cssVar('--sans', 'system-ui, sans-serif'), size: 12, color: fg },
       xaxis: { type: 'category', gridcolor: grid, automargin: true, tickfont: { color: muted } },
@@ -78,7 +81,7 @@ export function LineChart({ series, goals = [], yTitle, ariaLabel, height = 240,
         ...(max >= 1000 ? { tickformat: '~s' } : {}),
       },
       showlegend: series.length > 1,
-      legend: { orientation: 'h', y: 1.12, x: 1, xanchor: 'right' },
+      legend: { orientation: 'h', y: 1, yanchor: 'bottom', x: 1, xanchor: 'right' },
       shapes,
       annotations: goals.map((g) => ({
         xref: 'paper', x: 0, xanchor: 'left', y: g.value, yanchor: 'bottom', text: plotlyText(g.label),
@@ -86,7 +89,7 @@ export function LineChart({ series, goals = [], yTitle, ariaLabel, height = 240,
       })),
     };
     await Plotly.react(el, data, layout, { displaylogo: false, responsive: true, displayModeBar: false, staticPlot: false });
-  }, [series, goals, yTitle, height]);
+  }, [series, goals, title, yTitle, height]);
 
   return <ChartFrame plotRef={ref} state={state} ariaLabel={ariaLabel} exportName={exportName} height={height} testId="chart" />;
 }

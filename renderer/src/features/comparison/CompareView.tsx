@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ExperimentComparison, ExperimentRef, SeriesPoints } from '../../../../shared/model';
 import type { FieldDiff } from '../../../../shared/sideBySide';
+import { metricInfo } from '../../../../shared/metrics';
 import { displayScale, formatNumber, formatQuantity } from '../../../../shared/units';
 import { describeError } from '../../api';
 import { useApp } from '../../app/AppContext';
@@ -36,7 +37,7 @@ export function CompareView({ a, b }: { a: number | null; b: number | null }) {
           <Metrics c={c} />
           <Differences title="Config changes" rows={c.config} c={c} empty="Neither experiment records a config change." testId="config-diff" />
           {c.settings.map((s) => <SettingsDiff key={`${s.kind}-${s.scope}`} s={s} c={c} />)}
-          <Differences title="Hardware" rows={c.profile} c={c} empty="" testId="profile-diff" />
+          <Differences title="Hardware" rows={c.a.profile || c.b.profile ? c.profile : []} c={c} empty="Neither experiment has a hardware profile." testId="profile-diff" />
           {c.series.length > 0 && <Overlay c={c} />}
         </>
       )}
@@ -102,10 +103,11 @@ function Metrics({ c }: { c: ExperimentComparison }) {
               <BarChart
                 key={m.name}
                 bars={[
-                  { label: `A · ${c.a.experiment.title}`, value: m.a! * scale.factor, text: formatQuantity(m.a!, m.unit, m.name), tone: 'a' },
-                  { label: `B · ${c.b.experiment.title}`, value: m.b! * scale.factor, text: formatQuantity(m.b!, m.unit, m.name), tone: 'b' },
+                  { label: 'A', value: m.a! * scale.factor, text: formatQuantity(m.a!, m.unit, m.name), tone: 'a' },
+                  { label: 'B', value: m.b! * scale.factor, text: formatQuantity(m.b!, m.unit, m.name), tone: 'b' },
                 ]}
-                yTitle={`${m.name}${scale.label ? ` (${scale.label})` : ''}`}
+                title={`${metricInfo(m.name).label} · ${m.name}`}
+                yTitle={scale.label}
                 ariaLabel={`${m.name}: A against B`}
                 exportName={`${c.a.experiment.title} vs ${c.b.experiment.title} - ${m.name}`}
               />

@@ -5,8 +5,9 @@
  * requirement judged on every experiment; the study's other metrics as small multiples on the same
  * axis. Two rows picked open them side by side. What the charts leave out is kept with the study.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Experiment, MetricTrack, Requirement, Study, StudyComparison, TimelineRow } from '../../../../shared/model';
+import { metricInfo } from '../../../../shared/metrics';
 import { comparableUnits, convertValue, displayScale, formatQuantity } from '../../../../shared/units';
 import { useApp } from '../../app/AppContext';
 import { useAction } from '../../app/useAction';
@@ -38,10 +39,15 @@ export function ComparisonView({ study, experiments, onSelect }: {
   const q = useQuery(`comparison:${study.id}`, (api) => api.comparison(study.id));
   const [picked, setPicked] = useState<number[]>([]);
   const c = q.data;
-  const hiddenMetrics = study.view.hiddenMetrics ?? [];
-  const setHidden = (name: string, hidden: boolean) => void run((api) => api.updateStudy(study.id, {
-    view: { ...study.view, hiddenMetrics: hidden ? [...hiddenMetrics, name] : hiddenMetrics.filter((m) => m !== name) },
-  }));
+  // what the charts leave out: shown at once, kept with the study
+  const savedHidden = JSON.stringify(study.view.hiddenMetrics ?? []);
+  const [hiddenMetrics, setHiddenMetrics] = useState<string[]>(() => JSON.parse(savedHidden) as string[]);
+  useEffect(() => { setHiddenMetrics(JSON.parse(savedHidden) as string[]); }, [savedHidden]);
+  const setHidden = (name: string, hidden: boolean) => {
+    const next = hidden ? [...hiddenMetrics.filter((m) => m !== name), name] : hiddenMetrics.filter((m) => m !== name);
+    setHiddenMetrics(next);
+    void run((api) => api.updateStudy(study.id, { view: { ...study.view, hiddenMetrics: next } }));
+  };
   const pick = (id: number, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== id), id].slice(-2) : p.filter((x) => x !== id)));
 
   return (
@@ -258,14 +264,18 @@ function SmallMultiple({ track, rows, experiments, requirements, studyTitle }: {
     const scale = displayScale(track.unit, Math.max(0, ...track.points.map((p) => Math.abs(p.max ?? p.value ?? 0))), track.name);
     const byId = new Map(experiments.map((e) => [e.id, e]));
     const y = track.points.map((p) => (p.value === null || p.status === 'planned' ? null : p.value * scale.factor));
+    // small: the x axis says only the step (B, 1, 2 …); the whole title is in the hover
     const series: ChartSeries[] = [{
-      name: track.name, x: axisLabels(rows), y, mode: 'line',
+      name: track.name, x: rows.map((_, i) => stepNo(i)), y, mode: 'line',
       low: track.points.map((p, i) => (y[i] === null || p.min === null ? null : p.min * scale.factor)),
       high: track.points.map((p, i) => (y[i] === null || p.max === null ? null : p.max * scale.factor)),
       text: track.points.map((p, i) => (y[i] === null ? '' : formatQuantity(p.value!, track.unit, track.name))),
       hover: rows.map((r, i) => `${stepNo(i)}. ${r.title}\n${y[i] === null ? '—' : formatQuantity(track.points[i]!.value!, track.unit, track.name)}${changesText(byId.get(r.experimentId))}`),
     }];
-    return { series, goals: goalLines(requirements, track.name, track.unit, scale.factor), yTitle: `${track.name}${scale.label ? ` (${scale.label})` : ''}` };
+    return { series, goals: goalLines(requirements, track.name, track.unit, scale.factor), yTitle: scale.label };
   }, [track, rows, experiments, requirements]);
-  return <LineChart series={chart.series} goals={chart.goals} yTitle={chart.yTitle} height={200} ariaLabel={`Chart of ${track.name} across experiments`} exportName={`${studyTitle} - ${track.name}`} />;
+  return (
+    <LineChart series={chart.series} goals={chart.goals} title={`${metricInfo(track.name).label} · ${track.name}`} yTitle={chart.yTitle} height={220}
+      ariaLabel={`Chart of ${track.name} across experiments`} exportName={`${studyTitle} - ${track.name}`} />
+  );
 }
