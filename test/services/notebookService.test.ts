@@ -3,6 +3,7 @@ import path from 'node:path';
 import { TunebookError } from '../../shared/api';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Backend } from '../../electron/services/backend';
+import { showStudyJson } from '../../shared/showJson';
 import type { ApiMethods } from '../../shared/api';
 import { seedPath, useTempDir } from '../helpers';
 
@@ -70,6 +71,13 @@ describe('NotebookService through the Backend', () => {
     expect(c.rows[1]).toMatchObject({ experimentId: later.id, meetsGoal: null, inChain: false });
     expect(c.metrics.map((m) => m.name)).toEqual(['requests_per_second', 'cpu_util_percent']);
     expect(c.firstMeetingAll).toBeNull();
+    // tunebook show --json: the requirement verdicts per timeline row
+    const json = showStudyJson(api.getStudy(study.id), api.timeline(study.id), api.listProfiles());
+    expect(json.timeline[0]!.requirements).toEqual([
+      { metric: 'requests_per_second', comparator: '>=', threshold: 30000, unit: '1/s', value: 50000, met: true },
+      { metric: 'cpu_util_percent', comparator: '<=', threshold: 70, unit: '%', value: 85, met: false },
+    ]);
+    expect(json.timeline[1]!.requirements.map((r) => r.met)).toEqual([null, null]);
   });
 
   it('reorders experiments and keeps positions dense', () => {
