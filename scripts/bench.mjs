@@ -17,6 +17,10 @@
  * ratio, and a second import of the same file (deduplicated: read and hashed again, only linked).
  * Exits 1 when the import is slower than 50 MB/s or its peak RSS is 300 MB or more.
  *
+ * Comparison at scale (scripts/benchComparison.mjs): a study of 10,000 experiments; the Backend's
+ * comparison(), timeline() and getStudy() timed alone and with their JSON (what IPC and HTTP
+ * send). Exits 1 when the comparison's data takes 100 ms or more.
+ *
  *   node scripts/bench.mjs [--mb 200] [--import-mb 1024] [--keep]
  *     --mb: the smaller parser log (the larger is twice it); --import-mb: the imported log (0 skips)
  */
@@ -27,6 +31,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { importBench } from './benchImport.mjs';
+import { comparisonBench } from './benchComparison.mjs';
 
 // re-run with --expose-gc so heap figures are measured after a collection
 if (typeof globalThis.gc !== 'function' && !process.env.TB_BENCH_CHILD) {
@@ -228,6 +233,16 @@ if (IMPORT_MB > 0) {
     );
   }
   if (!KEEP) fs.rmSync(file, { force: true });
+}
+
+// the comparison view's data for a study of 10,000 experiments
+{
+  const r = await comparisonBench({ root, tmp });
+  for (const [name, x] of Object.entries(r)) console.log(`scale      ${name}() of 10,000 experiments: ${x.dataMs.toFixed(0)} ms, ${x.ms.toFixed(0)} ms with its JSON (${x.mb.toFixed(1)} MB; medians of 7)`);
+  const slow = r.comparison.dataMs >= 100;
+  if (slow) { console.log(`${''.padEnd(10)} FAIL: the comparison's data took ${r.comparison.dataMs.toFixed(0)} ms (aim: under 100 ms)`); failed = true; }
+  summary.push(['comparison 10k', `${r.comparison.dataMs.toFixed(0)} ms (${r.comparison.ms.toFixed(0)} ms with ${r.comparison.mb.toFixed(1)} MB of JSON)`, '< 100 ms', slow ? 'FAIL' : 'ok']);
+  summary.push(['getStudy 10k', `${r.getStudy.dataMs.toFixed(0)} ms (${r.getStudy.ms.toFixed(0)} ms with ${r.getStudy.mb.toFixed(1)} MB of JSON)`, '', 'info']);
 }
 
 if (summary.length) {

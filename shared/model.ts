@@ -176,14 +176,13 @@ export interface StudyDetail {
   experiments: Experiment[];
 }
 
-/** A requirement judged on one experiment. */
+/** A requirement judged on one experiment (in the order of the study's requirements, whose label they share). */
 export interface RequirementCheck {
   metric: string;
   comparator: Comparator;
   /** in the requirement's (base) unit */
   threshold: number;
   unit: string;
-  label: string;
   /** the experiment's value of the metric in the requirement's unit (the median of repeated runs); null: not measured */
   value: number | null;
   /** null when the experiment did not measure the metric (in a comparable unit), or is only planned */
@@ -233,15 +232,15 @@ export interface MetricTrack {
   better: Better;
   /** the study's primary metric */
   primary: boolean;
-  points: {
-    experimentId: number;
-    status: ExperimentStatus;
-    /** median of the runs, in `unit`; null when not measured */
-    value: number | null;
-    min: number | null;
-    max: number | null;
-    runs: number;
-  }[];
+  /**
+   * One entry per experiment, in the order of the comparison's rows (columns, not objects: a study
+   * of 10,000 experiments sends numbers, not keys): the median of its runs in `unit` (null: not
+   * measured or only planned), the lowest and highest run, and how many runs.
+   */
+  value: (number | null)[];
+  min: (number | null)[];
+  max: (number | null)[];
+  runs: number[];
 }
 
 /** What the comparison view shows of a study. */

@@ -59,12 +59,12 @@ export function runsOf(metrics: readonly ResultMetric[], metric: string, unit?: 
 }
 
 /** Every requirement judged on one experiment: its value in the requirement's unit, and whether it is met. */
-export function checkRequirements(e: Experiment, requirements: readonly Requirement[]): RequirementCheck[] {
+export function checkRequirements(e: MeasuredExperiment, requirements: readonly Requirement[]): RequirementCheck[] {
   return requirements.map((r) => {
     // results in a unit the requirement's cannot be compared with are not a measurement of it
     const value = runsOf(e.metrics, r.metric, r.unit)?.median ?? null;
     return {
-      metric: r.metric, comparator: r.comparator, threshold: r.threshold, unit: r.unit, label: r.label,
+      metric: r.metric, comparator: r.comparator, threshold: r.threshold, unit: r.unit,
       value, met: value === null || e.status === 'planned' ? null : compare(value, r.comparator, r.threshold),
     };
   });
@@ -88,13 +88,16 @@ function significance(from: Point | undefined, to: Point): boolean | null {
   return to.max < lo || to.min > hi;
 }
 
-const byPosition = (experiments: readonly Experiment[]): Experiment[] => [...experiments].sort((a, b) => a.position - b.position);
+/** What the timeline reads of an experiment (no notes, captures or config changes needed). */
+export type MeasuredExperiment = Pick<Experiment, 'id' | 'position' | 'title' | 'status' | 'metrics'>;
+
+const byPosition = <E extends MeasuredExperiment>(experiments: readonly E[]): E[] => [...experiments].sort((a, b) => a.position - b.position);
 
 /**
  * The study's timeline: each experiment (in order) with its primary metric, the change from the
  * previous kept step measuring the same metric, and from the first one (the baseline).
  */
-export function computeTimeline(experiments: readonly Experiment[], requirements: readonly Requirement[]): TimelineRow[] {
+export function computeTimeline(experiments: readonly MeasuredExperiment[], requirements: readonly Requirement[]): TimelineRow[] {
   const first = new Map<string, Point>();
   const previous = new Map<string, Point>();
   const rows = byPosition(experiments).map((e) => {
@@ -175,7 +178,7 @@ export function mainMetric(rows: readonly Pick<TimelineRow, 'metric'>[]): string
  * (the primary one first, then in the order they first appear), and the first experiment that met
  * every requirement.
  */
-export function computeComparison(experiments: readonly Experiment[], requirements: readonly Requirement[]): StudyComparison {
+export function computeComparison(experiments: readonly MeasuredExperiment[], requirements: readonly Requirement[]): StudyComparison {
   const ordered = byPosition(experiments);
   const rows = computeTimeline(ordered, requirements);
   const primary = mainMetric(rows);
@@ -185,13 +188,15 @@ export function computeComparison(experiments: readonly Experiment[], requiremen
     const firstResult = ordered.flatMap((e) => e.metrics).find((m) => m.name === name)!;
     const unit = firstResult.unit;
     const better: Better = firstResult.better;
-    return {
-      name, unit, better, primary: name === primary,
-      points: ordered.map((e) => {
-        const runs = runsOf(e.metrics, name, unit);
-        return { experimentId: e.id, status: e.status, value: runs?.median ?? null, min: runs?.min ?? null, max: runs?.max ?? null, runs: runs?.values.length ?? 0 };
-      }),
-    };
+    const track: MetricTrack = { name, unit, better, primary: name === primary, value: [], min: [], max: [], runs: [] };
+    for (const e of ordered) {
+      const runs = e.status === 'planned' ? null : runsOf(e.metrics, name, unit);
+      track.value.push(runs?.median ?? null);
+      track.min.push(runs?.min ?? null);
+      track.max.push(runs?.max ?? null);
+      track.runs.push(runs?.values.length ?? 0);
+    }
+    return track;
   });
   const firstMeetingAll = requirements.length
     ? rows.find((r) => r.status !== 'planned' && r.requirements.every((c) => c.met === true))?.experimentId ?? null

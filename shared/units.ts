@@ -147,7 +147,17 @@ function splitRate(text: string): { inner: string; per: UnitDef; bytesOnly: bool
 }
 
 /** Any unit text Tunebook knows, as a factor to its base unit; undefined for custom units. */
+/** Units met so far and what they resolve to: a study's 10,000 results repeat a handful of unit strings. */
+const resolved = new Map<string, UnitDef | undefined>();
+
 function resolveUnit(text: string): UnitDef | undefined {
+  if (resolved.has(text)) return resolved.get(text);
+  const d = resolveUnitUncached(text);
+  if (resolved.size < 10_000) resolved.set(text, d);
+  return d;
+}
+
+function resolveUnitUncached(text: string): UnitDef | undefined {
   const t = text.trim();
   if (t === '') return undefined;
   const plain = lookup(t);

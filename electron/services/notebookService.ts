@@ -145,12 +145,12 @@ export class NotebookService implements NotebookMethods {
 
   timeline(studyId: number): TimelineRow[] {
     const study = this.study(studyId);
-    return computeTimeline(q.listExperiments(this.db, study.id), study.requirements);
+    return computeTimeline(q.listMeasuredExperiments(this.db, study.id), study.requirements);
   }
 
   comparison(studyId: number): StudyComparison {
     const study = this.study(studyId);
-    return computeComparison(q.listExperiments(this.db, study.id), study.requirements);
+    return computeComparison(q.listMeasuredExperiments(this.db, study.id), study.requirements);
   }
 
   compareExperiments(a: number, b: number): ExperimentComparison {

@@ -119,8 +119,9 @@ describe('timeline', () => {
       ['requests_per_second', '1/s', true], ['db_load_percent', '%', false], ['cpu_util_percent', '%', false],
       ['latency_mean_seconds', 's', false], ['error_ratio', 'ratio', false],
     ]);
-    expect(c.metrics[2]!.points.map((p) => p.value)).toEqual([65, 85, null, 70, null]);
-    expect(c.metrics[4]!.points.map((p) => p.value)).toEqual([0.3, null, null, 0, null]); // 0 % shown as a 0 ratio
+    expect(c.metrics[2]!.value).toEqual([65, 85, null, 70, null]);
+    expect(c.metrics[4]!.value).toEqual([0.3, null, null, 0, null]); // 0 % shown as a 0 ratio
+    expect(c.metrics[0]!.value[4]).toBeNull(); // planned: not drawn
   });
 
   it('takes the median of repeated runs, and marks a step within the run-to-run spread as not significant', () => {

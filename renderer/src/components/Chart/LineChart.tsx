@@ -11,7 +11,8 @@ import { cssVar, plotlyText, usePlotly } from './plotly';
 
 export interface ChartSeries {
   name: string;
-  x: string[];
+  /** experiments as labels (a category axis), or as step numbers (a long study) */
+  x: (string | number)[];
   y: (number | null)[];
   /** label drawn at each point */
   text?: string[];
@@ -47,15 +48,18 @@ export function LineChart({ series, goals = [], title, yTitle, ariaLabel, height
     const max = Math.max(0, ...series.flatMap((s) => s.y.map((v) => Math.abs(v ?? 0))), ...goals.map((g) => Math.abs(g.value)));
     const data: Data[] = series.map((s) => {
       const color = s.tone === 'muted' ? muted : accent;
+      // thousands of points: WebGL, a plain line, no labels (SVG markers and text would stall the window)
+      const many = s.x.length > 500;
       const spread = s.low && s.high && s.y.some((v, i) => v !== null && s.low![i] !== null && s.low![i] !== s.high![i]);
       return {
-        type: 'scatter', mode: s.mode === 'points' ? 'text+markers' : 'text+lines+markers', name: plotlyText(s.name),
-        x: s.x.map(plotlyText), y: s.y,
+        type: many ? 'scattergl' : 'scatter',
+        mode: many ? (s.mode === 'points' ? 'markers' : 'lines') : s.mode === 'points' ? 'text+markers' : 'text+lines+markers', name: plotlyText(s.name),
+        x: s.x.map((v) => (typeof v === 'string' ? plotlyText(v) : v)), y: s.y,
         text: s.text?.map(plotlyText), textposition: 'top center', textfont: { color: fg, size: 11 },
         hovertext: s.hover?.map(plotlyText), hoverinfo: s.hover ? 'text' : 'x+y',
         line: { color, width: 2 }, marker: { size: s.mode === 'points' ? 9 : 7, color, symbol: s.mode === 'points' ? 'x-thin-open' : 'circle', line: { width: 2, color } },
         connectgaps: true, cliponaxis: false,
-        ...(spread ? {
+        ...(spread && !many ? {
           error_y: {
             type: 'data', symmetric: false, color, thickness: 1.5, width: 5,
             array: s.y.map((v, i) => (v === null || s.high![i] === null ? 0 : s.high![i]! - v)),
@@ -74,7 +78,7 @@ export function LineChart({ series, goals = [], title, yTitle, ariaLabel, height
       ...(title ? { title: { text: plotlyText(title), x: 0, xanchor: 'left', font: { size: 13 } } } : {}),
       paper_bgcolor: 'rgba(0,0,0,0)', plot_bgcolor: 'rgba(0,0,0,0)',
       font: { family: cssVar('--sans', 'system-ui, sans-serif'), size: 12, color: fg },
-      xaxis: { type: 'category', gridcolor: grid, automargin: true, tickfont: { color: muted } },
+      xaxis: { type: series.some((x) => typeof x.x[0] === 'string') ? 'category' : 'linear', gridcolor: grid, automargin: true, tickfont: { color: muted } },
       // one tick style: 10k, 20k … from a thousand up (never "1000 1500" beside "10k")
       yaxis: {
         title: { text: plotlyText(yTitle), standoff: 8 }, gridcolor: grid, zerolinecolor: grid, rangemode: 'tozero', automargin: true,

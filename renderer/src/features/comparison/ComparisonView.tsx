@@ -16,6 +16,7 @@ import { LineChart } from '../../components/Chart/LineChart';
 import type { ChartSeries, GoalLine } from '../../components/Chart/LineChart';
 import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
 import { COMPARATOR_LABELS, formatPercent } from '../../lib/format';
+import { useWindowedRows } from '../../hooks/useWindowedRows';
 import './comparison.css';
 
 /** Is a change in this direction an improvement for this metric? */
@@ -62,7 +63,7 @@ export function ComparisonView({ study, experiments, onSelect }: {
       {q.error && <p role="alert" className="error-text">{q.error}</p>}
       {!c ? <p className="muted small">{q.loading ? 'Loading…' : ''}</p> : c.rows.length === 0 ? <p className="muted small">No experiments yet.</p> : (
         <div className="timeline-body">
-          <ChainTable rows={c.rows} picked={picked} onPick={pick} onSelect={onSelect} />
+          <ChainTable rows={c.rows} requirements={study.requirements} picked={picked} onPick={pick} onSelect={onSelect} />
           <ChainChart comparison={c} experiments={experiments} requirements={study.requirements} studyTitle={study.title} />
           {study.requirements.length > 0 && <RequirementVerdicts comparison={c} requirements={study.requirements} onSelect={onSelect} />}
           <SmallMultiples comparison={c} experiments={experiments} requirements={study.requirements} hidden={hiddenMetrics} onHide={setHidden} studyTitle={study.title} />
@@ -72,11 +73,12 @@ export function ComparisonView({ study, experiments, onSelect }: {
   );
 }
 
-function ChainTable({ rows, picked, onPick, onSelect }: {
-  rows: TimelineRow[]; picked: number[]; onPick: (id: number, on: boolean) => void; onSelect: (id: number) => void;
+function ChainTable({ rows, requirements, picked, onPick, onSelect }: {
+  rows: TimelineRow[]; requirements: readonly Requirement[]; picked: number[]; onPick: (id: number, on: boolean) => void; onSelect: (id: number) => void;
 }) {
+  const w = useWindowedRows(rows.length, 34);
   return (
-    <div className="table-scroll">
+    <div ref={w.scrollRef} className={`table-scroll ${w.windowed ? 'windowed' : ''}`}>
       <table className="grid-table timeline-table">
         <thead>
           <tr>
@@ -86,7 +88,8 @@ function ChainTable({ rows, picked, onPick, onSelect }: {
           </tr>
         </thead>
         <tbody>
-          {rows.map((r, i) => (
+          {w.padTop > 0 && <tr aria-hidden="true" style={{ height: w.padTop }} />}
+          {w.indices.map((i) => [rows[i]!, i] as const).map(([r, i]) => (
             <tr key={r.experimentId} data-testid="timeline-row" className={`status-row-${r.status} ${r.inChain || r.status === 'planned' ? '' : 'set-apart'}`}>
               <td>
                 <input type="checkbox" aria-label={`Compare ${r.title}`} checked={picked.includes(r.experimentId)} onChange={(e) => onPick(r.experimentId, e.target.checked)} />
@@ -109,23 +112,26 @@ function ChainTable({ rows, picked, onPick, onSelect }: {
               </td>
               <td className={`num ${tone(r.cumulativeChangePercent, r.better)}`} data-testid="timeline-cumulative">{r.cumulativeNotComparable ? <NotComparable /> : formatPercent(r.cumulativeChangePercent)}</td>
               <td className="num" data-testid="timeline-share">{r.shareOfGainPercent === null ? '—' : `${formatPercent(r.shareOfGainPercent).replace(/^\+/, '')}`}</td>
-              <td data-testid="timeline-goal"><Goal row={r} /></td>
+              <td data-testid="timeline-goal"><Goal row={r} requirements={requirements} /></td>
             </tr>
           ))}
+          {w.padBottom > 0 && <tr aria-hidden="true" style={{ height: w.padBottom }} />}
         </tbody>
       </table>
     </div>
   );
 }
 
-function Goal({ row: r }: { row: TimelineRow }) {
+/** "server load ≤ 70 %": a requirement as people read it */
+const requirementText = (q: Requirement): string => `${q.label || q.metric} ${COMPARATOR_LABELS[q.comparator]} ${formatQuantity(q.threshold, q.unit, q.metric)}`;
+
+function Goal({ row: r, requirements }: { row: TimelineRow; requirements: readonly Requirement[] }) {
   if (r.status === 'planned') return <span className="muted small">not judged</span>;
   if (r.meetsGoal === null) return <span className="muted">—</span>;
-  const failing = r.requirements.filter((q) => q.met === false);
-  const label = (q: (typeof failing)[number]) => `${q.label || q.metric} ${COMPARATOR_LABELS[q.comparator]} ${formatQuantity(q.threshold, q.unit, q.metric)}`;
+  const failing = requirements.filter((_, j) => r.requirements[j]?.met === false);
   return r.meetsGoal
     ? <span className="badge goal-met" title={`Meets every requirement it measured (${r.requirements.filter((q) => q.met).length})`}>✓ meets goal</span>
-    : <span className="badge goal-missed" title={`Misses: ${failing.map(label).join('; ')}`}>✗ misses goal</span>;
+    : <span className="badge goal-missed" title={`Misses: ${failing.map(requirementText).join('; ')}`}>✗ misses goal</span>;
 }
 
 /** A change between values in units that measure different things: never a percentage. */
@@ -133,9 +139,12 @@ function NotComparable() {
   return <span className="muted small" title="The values are in units that cannot be compared (e.g. IOPS and MiB/s)">not comparable</span>;
 }
 
-/** x labels for every experiment ("B. Baseline", "1. opcache …"), the full titles on hover */
-function axisLabels(rows: readonly { title: string }[]): string[] {
-  return rows.map((r, i) => `${stepNo(i)}. ${short(r.title)}`);
+/** Past this many experiments the charts number the steps on a plain axis and leave out point labels. */
+const MANY = 60;
+
+/** x of every experiment: "B. Baseline", "1. opcache …" (the full titles on hover); the step's number in a long study */
+function axisLabels(rows: readonly { title: string }[]): (string | number)[] {
+  return rows.length > MANY ? rows.map((_, i) => i) : rows.map((r, i) => `${stepNo(i)}. ${short(r.title)}`);
 }
 
 /** Config changes of an experiment, for its point's hover text. */
@@ -144,12 +153,27 @@ function changesText(e: Experiment | undefined): string {
   return `\n${e.configChanges.map((c) => `${c.key}: ${c.before || '∅'} → ${c.after || '∅'}`).join('\n')}`;
 }
 
+/** How a metric's axis shows it (MiB/s, ms …), from its largest value. */
+function scaleOf(track: MetricTrack): { factor: number; label: string } {
+  let max = 0;
+  for (let i = 0; i < track.value.length; i++) max = Math.max(max, Math.abs(track.max[i] ?? track.value[i] ?? 0));
+  return displayScale(track.unit, max, track.name);
+}
+
+/** The spread of repeated runs around each drawn point. */
+function spreadOf(track: MetricTrack, y: readonly (number | null)[], factor: number): { low: (number | null)[]; high: (number | null)[] } {
+  return {
+    low: track.min.map((v, i) => (y[i] === null || v === null ? null : v * factor)),
+    high: track.max.map((v, i) => (y[i] === null || v === null ? null : v * factor)),
+  };
+}
+
 function goalLines(requirements: readonly Requirement[], metric: string, unit: string, factor: number): GoalLine[] {
   return requirements
     .filter((q) => q.metric === metric && comparableUnits(q.unit, unit))
     .map((q) => ({
       value: convertValue(q.threshold, q.unit, unit)! * factor,
-      label: `${q.label || q.metric} ${COMPARATOR_LABELS[q.comparator]} ${formatQuantity(q.threshold, q.unit, q.metric)}`,
+      label: requirementText(q),
     }));
 }
 
@@ -161,17 +185,16 @@ function ChainChart({ comparison: c, experiments, requirements, studyTitle }: {
   const chart = useMemo(() => {
     if (!track) return null;
     const x = axisLabels(c.rows);
-    const scale = displayScale(track.unit, Math.max(0, ...track.points.map((p) => Math.abs(p.max ?? p.value ?? 0))), track.name);
+    const scale = scaleOf(track);
     const byId = new Map(experiments.map((e) => [e.id, e]));
     const point = (keep: (r: TimelineRow) => boolean) => {
-      const ys = c.rows.map((r, i) => (keep(r) && track.points[i]!.value !== null ? track.points[i]!.value! * scale.factor : null));
+      const ys = c.rows.map((r, i) => (keep(r) && track.value[i] !== null ? track.value[i]! * scale.factor : null));
       return {
         x,
         y: ys,
-        low: c.rows.map((r, i) => (ys[i] === null || track.points[i]!.min === null ? null : track.points[i]!.min! * scale.factor)),
-        high: c.rows.map((r, i) => (ys[i] === null || track.points[i]!.max === null ? null : track.points[i]!.max! * scale.factor)),
-        text: c.rows.map((r, i) => (ys[i] === null ? '' : formatQuantity(track.points[i]!.value!, track.unit, track.name))),
-        hover: c.rows.map((r, i) => `${stepNo(i)}. ${r.title} (${r.status})\n${ys[i] === null ? '—' : formatQuantity(track.points[i]!.value!, track.unit, track.name)}${r.stepChangePercent !== null ? `, step ${formatPercent(r.stepChangePercent)}` : ''}${changesText(byId.get(r.experimentId))}`),
+        ...spreadOf(track, ys, scale.factor),
+        text: c.rows.length > MANY ? undefined : c.rows.map((r, i) => (ys[i] === null ? '' : formatQuantity(track.value[i]!, track.unit, track.name))),
+        hover: c.rows.map((r, i) => `${stepNo(i)}. ${r.title} (${r.status})\n${ys[i] === null ? '—' : formatQuantity(track.value[i]!, track.unit, track.name)}${r.stepChangePercent !== null ? `, step ${formatPercent(r.stepChangePercent)}` : ''}${c.rows.length > MANY ? '' : changesText(byId.get(r.experimentId))}`),
       };
     };
     const series: ChartSeries[] = [{ name: 'kept steps', ...point((r) => r.inChain), mode: 'line' }];
@@ -184,8 +207,22 @@ function ChainChart({ comparison: c, experiments, requirements, studyTitle }: {
 }
 
 /** Every requirement × every experiment: the measured value, met or not, and the first experiment meeting them all. */
+/** Most experiments the verdict table shows as columns (a long study: those that measured a requirement, the baseline, the first to meet all, the latest). */
+const MAX_VERDICT_COLUMNS = 40;
+
+function verdictColumns(c: StudyComparison): number[] {
+  const all = c.rows.map((_, i) => i);
+  if (all.length <= MAX_VERDICT_COLUMNS) return all;
+  const measured = all.filter((i) => c.rows[i]!.requirements.some((q) => q.value !== null));
+  if (measured.length <= MAX_VERDICT_COLUMNS) return measured;
+  const first = c.rows.findIndex((r) => r.experimentId === c.firstMeetingAll);
+  const keep = new Set([measured[0]!, ...(first >= 0 ? [first] : []), ...measured.slice(-(MAX_VERDICT_COLUMNS - 2))]);
+  return [...keep].sort((a, b) => a - b);
+}
+
 function RequirementVerdicts({ comparison: c, requirements, onSelect }: { comparison: StudyComparison; requirements: Requirement[]; onSelect: (id: number) => void }) {
   const first = c.rows.findIndex((r) => r.experimentId === c.firstMeetingAll);
+  const columns = useMemo(() => verdictColumns(c), [c]);
   return (
     <section aria-labelledby="verdicts-heading" className="verdicts">
       <h3 id="verdicts-heading">Requirements, experiment by experiment</h3>
@@ -193,19 +230,23 @@ function RequirementVerdicts({ comparison: c, requirements, onSelect }: { compar
         {first >= 0 ? <>All {requirements.length} requirements are first met by <button type="button" className="link-button" onClick={() => onSelect(c.firstMeetingAll!)}>{stepNo(first)}. {c.rows[first]!.title}</button>.</>
           : <span className="muted">No experiment meets every requirement yet.</span>}
       </p>
+      {columns.length < c.rows.length && (
+        <p className="muted small">Showing {columns.length} of {c.rows.length.toLocaleString('en-US')} experiments; every experiment&apos;s verdict is in the Goal column above.</p>
+      )}
       <div className="table-scroll">
         <table className="grid-table verdict-table" data-testid="verdict-table">
           <thead>
             <tr>
               <th scope="col">Requirement</th>
-              {c.rows.map((r, i) => <th key={r.experimentId} scope="col" className={`num ${i === first ? 'first-met' : ''}`} title={r.title}>{stepNo(i)}. {short(r.title, 14)}</th>)}
+              {columns.map((i) => [c.rows[i]!, i] as const).map(([r, i]) => <th key={r.experimentId} scope="col" className={`num ${i === first ? 'first-met' : ''}`} title={r.title}>{stepNo(i)}. {short(r.title, 14)}</th>)}
             </tr>
           </thead>
           <tbody>
             {requirements.map((q, j) => (
               <tr key={q.id} data-testid="verdict-row">
-                <th scope="row">{q.label || q.metric} {COMPARATOR_LABELS[q.comparator]} {formatQuantity(q.threshold, q.unit, q.metric)}</th>
-                {c.rows.map((r, i) => {
+                <th scope="row">{requirementText(q)}</th>
+                {columns.map((i) => {
+                  const r = c.rows[i]!;
                   const check = r.requirements[j]!;
                   return (
                     <td key={r.experimentId} className={`num verdict ${check.met === true ? 'pass' : check.met === false ? 'fail' : ''} ${i === first ? 'first-met' : ''}`} data-testid="verdict-cell">
@@ -217,7 +258,7 @@ function RequirementVerdicts({ comparison: c, requirements, onSelect }: { compar
             ))}
             <tr className="verdict-all">
               <th scope="row">All met</th>
-              {c.rows.map((r, i) => (
+              {columns.map((i) => [c.rows[i]!, i] as const).map(([r, i]) => (
                 <td key={r.experimentId} className={`num ${i === first ? 'first-met' : ''}`} data-testid="verdict-all">
                   {r.status === 'planned' ? <span className="muted small">planned</span>
                     : r.requirements.every((x) => x.met === true) ? '✓' : `${r.requirements.filter((x) => x.met === false).length} failing`}
@@ -261,16 +302,15 @@ function SmallMultiples({ comparison: c, experiments, requirements, hidden, onHi
 
 function SmallMultiple({ track, rows, experiments, requirements, studyTitle }: { track: MetricTrack; rows: TimelineRow[]; experiments: Experiment[]; requirements: Requirement[]; studyTitle: string }) {
   const chart = useMemo(() => {
-    const scale = displayScale(track.unit, Math.max(0, ...track.points.map((p) => Math.abs(p.max ?? p.value ?? 0))), track.name);
+    const scale = scaleOf(track);
     const byId = new Map(experiments.map((e) => [e.id, e]));
-    const y = track.points.map((p) => (p.value === null || p.status === 'planned' ? null : p.value * scale.factor));
+    const y = track.value.map((v) => (v === null ? null : v * scale.factor));
     // small: the x axis says only the step (B, 1, 2 …); the whole title is in the hover
     const series: ChartSeries[] = [{
-      name: track.name, x: rows.map((_, i) => stepNo(i)), y, mode: 'line',
-      low: track.points.map((p, i) => (y[i] === null || p.min === null ? null : p.min * scale.factor)),
-      high: track.points.map((p, i) => (y[i] === null || p.max === null ? null : p.max * scale.factor)),
-      text: track.points.map((p, i) => (y[i] === null ? '' : formatQuantity(p.value!, track.unit, track.name))),
-      hover: rows.map((r, i) => `${stepNo(i)}. ${r.title}\n${y[i] === null ? '—' : formatQuantity(track.points[i]!.value!, track.unit, track.name)}${changesText(byId.get(r.experimentId))}`),
+      name: track.name, x: rows.length > MANY ? rows.map((_, i) => i) : rows.map((_, i) => stepNo(i)), y, mode: 'line',
+      ...spreadOf(track, y, scale.factor),
+      text: rows.length > MANY ? undefined : track.value.map((v, i) => (y[i] === null ? '' : formatQuantity(v!, track.unit, track.name))),
+      hover: rows.map((r, i) => `${stepNo(i)}. ${r.title}\n${y[i] === null ? '—' : formatQuantity(track.value[i]!, track.unit, track.name)}${rows.length > MANY ? '' : changesText(byId.get(r.experimentId))}`),
     }];
     return { series, goals: goalLines(requirements, track.name, track.unit, scale.factor), yTitle: scale.label };
   }, [track, rows, experiments, requirements]);

@@ -5,6 +5,7 @@ import { useAction } from '../../app/useAction';
 import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
 import { formatQuantity } from '../../../../shared/units';
 import { hasFiles, useFileDrop } from '../../hooks/useFileDrop';
+import { useWindowedRows } from '../../hooks/useWindowedRows';
 import { useImport } from '../evidence/useImport';
 
 /**
@@ -25,11 +26,15 @@ export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
   const [newTitle, setNewTitle] = useState('');
   const itemRefs = useRef(new Map<number, HTMLButtonElement>());
   const focusAfterMove = useRef<number | null>(null);
+  // a study of thousands of experiments: only the rows in view are drawn
+  const rowsWindow = useWindowedRows(order.length, 46);
 
   useEffect(() => { setOrder(experiments); }, [experiments]);
   useEffect(() => {
     if (focusAfterMove.current !== null) {
-      itemRefs.current.get(focusAfterMove.current)?.focus();
+      const el = itemRefs.current.get(focusAfterMove.current);
+      if (!el) { rowsWindow.scrollToIndex(order.findIndex((e) => e.id === focusAfterMove.current)); return; } // drawn on the next render
+      el.focus();
       focusAfterMove.current = null;
     }
   });
@@ -80,8 +85,10 @@ export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
     <section className="panel experiment-list" aria-labelledby="experiments-heading">
       <h2 id="experiments-heading">Experiments</h2>
       <p className="sr-only" id="reorder-help">Press Alt+Arrow Up or Alt+Arrow Down to move the experiment.</p>
-      <ol className="exp-list" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
-        {order.map((x, i) => {
+      <div ref={rowsWindow.scrollRef} className={rowsWindow.windowed ? 'exp-list-window' : undefined}>
+      <ol className="exp-list" onDragOver={(e) => e.preventDefault()} onDrop={onDrop} style={rowsWindow.windowed ? { paddingTop: rowsWindow.padTop, paddingBottom: rowsWindow.padBottom } : undefined}>
+        {rowsWindow.indices.map((i) => {
+          const x = order[i]!;
           const primary = x.metrics.find((m) => m.primary);
           return (
             <CaptureDropItem
@@ -118,6 +125,7 @@ export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
           );
         })}
       </ol>
+      </div>
       {order.length === 0 && <p className="muted small">Start with the baseline: the measurement before any change.</p>}
       <form className="inline-form" aria-label="Add experiment" onSubmit={add}>
         <input
