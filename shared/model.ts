@@ -390,6 +390,8 @@ export interface ResultProposal {
   candidates: ResultCandidate[];
   /** index into candidates of the one proposed (the study's usual primary metric when present) */
   preferred: number;
+  /** the experiment already has this primary metric: the figure is another run of it (a repeat) */
+  repeat: boolean;
 }
 
 export interface ProfileProposal {

@@ -30,14 +30,26 @@ function linkedJson(db: Db, e: Experiment, kinds: readonly string[]): { json: Ca
   });
 }
 
+/**
+ * With no primary result: the headline figure of the experiment's first load-generator or fio
+ * capture. With one: a capture no result was taken from that measured the same metric again — a
+ * repeated run (several ab runs of one step), to add beside the others.
+ */
 export function resultProposal(db: Db, e: Experiment): ResultProposal | null {
-  if (e.metrics.some((m) => m.primary)) return null;
+  const primary = e.metrics.find((m) => m.primary);
+  const used = new Set(e.metrics.map((m) => m.source?.captureId).filter((id): id is number => typeof id === 'number'));
   for (const c of e.captures) {
+    if (used.has(c.captureId)) continue;
     const json = storedCaptureJson(db, c.captureId);
     const candidates = headlineCandidates(c.kind, json.metrics, c.captureId);
     if (!candidates.length) continue;
+    if (primary) {
+      const same = candidates.findIndex((x) => x.name === primary.name);
+      if (same >= 0) return { captureId: c.captureId, captureName: c.name, candidates, preferred: same, repeat: true };
+      continue;
+    }
     const usual = usualMetrics(q.listExperiments(db, e.studyId).filter((x) => x.id !== e.id)).find((u) => u.primary)?.name ?? null;
-    return { captureId: c.captureId, captureName: c.name, candidates, preferred: preferredCandidate(candidates, usual) };
+    return { captureId: c.captureId, captureName: c.name, candidates, preferred: preferredCandidate(candidates, usual), repeat: false };
   }
   return null;
 }

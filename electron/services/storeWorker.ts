@@ -57,7 +57,7 @@ async function importFiles(job: Extract<StoreJob, { op: 'import' }>, emit: (e: S
       afterLink: () => {
         if (!job.acceptResult || out.result) return;
         const p = resultProposal(db, q.getExperiment(db, experimentId)!);
-        const c = p?.candidates[p.preferred];
+        const c = p && !p.repeat ? p.candidates[p.preferred] : undefined;
         if (c) out.result = service.addResultMetric(experimentId, { name: c.name, value: c.value, unit: c.unit, better: c.better, primary: true, source: c.source });
       },
     });

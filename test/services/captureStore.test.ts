@@ -257,6 +257,21 @@ describe('stored captures', () => {
     expect(p.configChanges[0]!.changes.map((c) => c.key)).toEqual(['net.ipv4.ip_local_port_range']);
   });
 
+  it('proposes a second capture of the primary metric as another run, and the value becomes the median', async () => {
+    const e = await experiment('two ab-like runs');
+    await api.importCaptures(e.id, [{ path: seedPath('fio-randwrite-4k-qd64-j64.txt') }], { acceptResult: true });
+    await api.importCaptures(e.id, [{ path: seedPath('fio-write-4k-qd64-j64.txt') }], { acceptResult: true }); // never accepted as a repeat
+    expect((await reload(e.id)).metrics).toHaveLength(1);
+    const p = await api.experimentProposals(e.id);
+    expect(p.result).toMatchObject({ repeat: true, captureName: 'fio-write-4k-qd64-j64.txt' });
+    const run = p.result!.candidates[p.result!.preferred]!;
+    expect(run).toMatchObject({ name: 'iops', value: 43000 });
+    await api.addResultMetric(e.id, { name: run.name, value: run.value, unit: run.unit, better: run.better, primary: false, source: run.source });
+    expect((await api.experimentProposals(e.id)).result).toBeNull(); // both captures are used
+    const [row] = await api.timeline(studyId);
+    expect(row).toMatchObject({ runs: 2, value: (2197 + 43000) / 2, spread: { min: 2197, max: 43000 } });
+  });
+
   it('reports what it could not import and stores the rest; a cancel leaves the file out entirely', async () => {
     const e = await experiment('failures');
     const r: ImportResult = await api.importCaptures(e.id, [{ path: path.join(tmp(), 'missing.txt') }, { text: 'free text', name: 'note.txt' }]);

@@ -44,11 +44,21 @@ export function ComparisonView({ study, experiments, onSelect }: {
   const savedHidden = JSON.stringify(study.view.hiddenMetrics ?? []);
   const [hiddenMetrics, setHiddenMetrics] = useState<string[]>(() => JSON.parse(savedHidden) as string[]);
   useEffect(() => { setHiddenMetrics(JSON.parse(savedHidden) as string[]); }, [savedHidden]);
+  const savedHiddenExperiments = JSON.stringify(study.view.hiddenExperiments ?? []);
+  const [hiddenExperiments, setHiddenExperiments] = useState<number[]>(() => JSON.parse(savedHiddenExperiments) as number[]);
+  useEffect(() => { setHiddenExperiments(JSON.parse(savedHiddenExperiments) as number[]); }, [savedHiddenExperiments]);
   const setHidden = (name: string, hidden: boolean) => {
     const next = hidden ? [...hiddenMetrics.filter((m) => m !== name), name] : hiddenMetrics.filter((m) => m !== name);
     setHiddenMetrics(next);
-    void run((api) => api.updateStudy(study.id, { view: { ...study.view, hiddenMetrics: next } }));
+    void run((api) => api.updateStudy(study.id, { view: { ...study.view, hiddenMetrics: next, hiddenExperiments } }));
   };
+  const setShown = (id: number, shown: boolean) => {
+    const next = shown ? hiddenExperiments.filter((x) => x !== id) : [...hiddenExperiments.filter((x) => x !== id), id];
+    setHiddenExperiments(next);
+    void run((api) => api.updateStudy(study.id, { view: { ...study.view, hiddenMetrics, hiddenExperiments: next } }));
+  };
+  // the charts draw the experiments not hidden from them (the tables keep every one)
+  const shownRows = useMemo(() => (c ? c.rows.map((_, i) => i).filter((i) => !hiddenExperiments.includes(c.rows[i]!.experimentId)) : []), [c, hiddenExperiments]);
   const pick = (id: number, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== id), id].slice(-2) : p.filter((x) => x !== id)));
 
   return (
@@ -63,18 +73,19 @@ export function ComparisonView({ study, experiments, onSelect }: {
       {q.error && <p role="alert" className="error-text">{q.error}</p>}
       {!c ? <p className="muted small">{q.loading ? 'Loading…' : ''}</p> : c.rows.length === 0 ? <p className="muted small">No experiments yet.</p> : (
         <div className="timeline-body">
-          <ChainTable rows={c.rows} requirements={study.requirements} picked={picked} onPick={pick} onSelect={onSelect} />
-          <ChainChart comparison={c} experiments={experiments} requirements={study.requirements} studyTitle={study.title} />
+          <ChainTable rows={c.rows} requirements={study.requirements} picked={picked} onPick={pick} onSelect={onSelect} hidden={hiddenExperiments} onShow={setShown} />
+          <ChainChart comparison={c} shown={shownRows} experiments={experiments} requirements={study.requirements} studyTitle={study.title} />
           {study.requirements.length > 0 && <RequirementVerdicts comparison={c} requirements={study.requirements} onSelect={onSelect} />}
-          <SmallMultiples comparison={c} experiments={experiments} requirements={study.requirements} hidden={hiddenMetrics} onHide={setHidden} studyTitle={study.title} />
+          <SmallMultiples comparison={c} shown={shownRows} experiments={experiments} requirements={study.requirements} hidden={hiddenMetrics} onHide={setHidden} studyTitle={study.title} />
         </div>
       )}
     </section>
   );
 }
 
-function ChainTable({ rows, requirements, picked, onPick, onSelect }: {
+function ChainTable({ rows, requirements, picked, onPick, onSelect, hidden, onShow }: {
   rows: TimelineRow[]; requirements: readonly Requirement[]; picked: number[]; onPick: (id: number, on: boolean) => void; onSelect: (id: number) => void;
+  hidden: number[]; onShow: (id: number, shown: boolean) => void;
 }) {
   const w = useWindowedRows(rows.length, 34);
   return (
@@ -82,7 +93,8 @@ function ChainTable({ rows, requirements, picked, onPick, onSelect }: {
       <table className="grid-table timeline-table">
         <thead>
           <tr>
-            <th><span className="sr-only">Compare</span></th>
+            <th className="small muted" title="Tick two experiments to compare them side by side">Compare</th>
+            <th className="small muted" title="Draw the experiment in the charts">Chart</th>
             <th>#</th><th>Experiment</th><th>Status</th><th>Primary metric</th>
             <th className="num">Value</th><th className="num">Step</th><th className="num">Cumulative</th><th className="num" title="Share of the gain from the baseline to the last kept step">Share</th><th>Goal</th>
           </tr>
@@ -93,6 +105,9 @@ function ChainTable({ rows, requirements, picked, onPick, onSelect }: {
             <tr key={r.experimentId} data-testid="timeline-row" className={`status-row-${r.status} ${r.inChain || r.status === 'planned' ? '' : 'set-apart'}`}>
               <td>
                 <input type="checkbox" aria-label={`Compare ${r.title}`} checked={picked.includes(r.experimentId)} onChange={(e) => onPick(r.experimentId, e.target.checked)} />
+              </td>
+              <td>
+                <input type="checkbox" aria-label={`Show ${r.title} in the charts`} checked={!hidden.includes(r.experimentId)} onChange={(e) => onShow(r.experimentId, e.target.checked)} />
               </td>
               <td className="muted">{stepNo(i)}</td>
               <td className="timeline-title"><button type="button" className="link-button" title={r.title} onClick={() => onSelect(r.experimentId)}>{r.title}</button></td>
@@ -142,9 +157,16 @@ function NotComparable() {
 /** Past this many experiments the charts number the steps on a plain axis and leave out point labels. */
 const MANY = 60;
 
-/** x of every experiment: "B. Baseline", "1. opcache …" (the full titles on hover); the step's number in a long study */
-function axisLabels(rows: readonly { title: string }[]): (string | number)[] {
-  return rows.length > MANY ? rows.map((_, i) => i) : rows.map((r, i) => `${stepNo(i)}. ${short(r.title)}`);
+/** x of the experiments drawn: "B. Baseline", "1. opcache …" (the full titles on hover); the step's number in a long study */
+function axisLabels(rows: readonly { title: string }[], steps: readonly number[]): (string | number)[] {
+  return rows.length > MANY ? steps.slice() : rows.map((r, i) => `${stepNo(steps[i]!)}. ${short(r.title)}`);
+}
+
+const pick = <T,>(list: readonly T[], at: readonly number[]): T[] => at.map((i) => list[i]!);
+
+/** A metric's columns for the experiments drawn. */
+function pickTrack(t: MetricTrack, at: readonly number[]): MetricTrack {
+  return { ...t, value: pick(t.value, at), min: pick(t.min, at), max: pick(t.max, at), runs: pick(t.runs, at) };
 }
 
 /** Config changes of an experiment, for its point's hover text. */
@@ -178,32 +200,34 @@ function goalLines(requirements: readonly Requirement[], metric: string, unit: s
 }
 
 /** The primary metric: the chain of kept steps as a line, failed and reverted attempts as separate points. */
-function ChainChart({ comparison: c, experiments, requirements, studyTitle }: {
-  comparison: StudyComparison; experiments: Experiment[]; requirements: Requirement[]; studyTitle: string;
+function ChainChart({ comparison: c, shown, experiments, requirements, studyTitle }: {
+  comparison: StudyComparison; shown: number[]; experiments: Experiment[]; requirements: Requirement[]; studyTitle: string;
 }) {
-  const track = c.metrics.find((m) => m.primary);
+  const full = c.metrics.find((m) => m.primary);
   const chart = useMemo(() => {
-    if (!track) return null;
-    const x = axisLabels(c.rows);
+    if (!full) return null;
+    const rows = pick(c.rows, shown);
+    const track = pickTrack(full, shown);
+    const x = axisLabels(rows, shown);
     const scale = scaleOf(track);
     const byId = new Map(experiments.map((e) => [e.id, e]));
     const point = (keep: (r: TimelineRow) => boolean) => {
-      const ys = c.rows.map((r, i) => (keep(r) && track.value[i] !== null ? track.value[i]! * scale.factor : null));
+      const ys = rows.map((r, i) => (keep(r) && track.value[i] !== null ? track.value[i]! * scale.factor : null));
       return {
         x,
         y: ys,
         ...spreadOf(track, ys, scale.factor),
-        text: c.rows.length > MANY ? undefined : c.rows.map((r, i) => (ys[i] === null ? '' : formatQuantity(track.value[i]!, track.unit, track.name))),
-        hover: c.rows.map((r, i) => `${stepNo(i)}. ${r.title} (${r.status})\n${ys[i] === null ? '—' : formatQuantity(track.value[i]!, track.unit, track.name)}${r.stepChangePercent !== null ? `, step ${formatPercent(r.stepChangePercent)}` : ''}${c.rows.length > MANY ? '' : changesText(byId.get(r.experimentId))}`),
+        text: rows.length > MANY ? undefined : rows.map((r, i) => (ys[i] === null ? '' : formatQuantity(track.value[i]!, track.unit, track.name))),
+        hover: rows.map((r, i) => `${stepNo(shown[i]!)}. ${r.title} (${r.status})\n${ys[i] === null ? '—' : formatQuantity(track.value[i]!, track.unit, track.name)}${r.stepChangePercent !== null ? `, step ${formatPercent(r.stepChangePercent)}` : ''}${rows.length > MANY ? '' : changesText(byId.get(r.experimentId))}`),
       };
     };
     const series: ChartSeries[] = [{ name: 'kept steps', ...point((r) => r.inChain), mode: 'line' }];
     const apart = point((r) => !r.inChain && (r.status === 'failed' || r.status === 'reverted'));
     if (apart.y.some((v) => v !== null)) series.push({ name: 'failed or reverted (set apart)', ...apart, mode: 'points', tone: 'muted' });
     return { series, goals: goalLines(requirements, track.name, track.unit, scale.factor), yTitle: `${track.name}${scale.label ? ` (${scale.label})` : ''}` };
-  }, [c, track, experiments, requirements]);
-  if (!track || !chart) return null;
-  return <LineChart series={chart.series} goals={chart.goals} yTitle={chart.yTitle} ariaLabel={`Chart of ${track.name} across experiments`} exportName={`${studyTitle} - ${track.name}`} />;
+  }, [c, full, shown, experiments, requirements]);
+  if (!full || !chart) return null;
+  return <LineChart series={chart.series} goals={chart.goals} yTitle={chart.yTitle} ariaLabel={`Chart of ${full.name} across experiments`} exportName={`${studyTitle} - ${full.name}`} />;
 }
 
 /** Every requirement × every experiment: the measured value, met or not, and the first experiment meeting them all. */
@@ -273,10 +297,12 @@ function RequirementVerdicts({ comparison: c, requirements, onSelect }: { compar
 }
 
 /** The study's other metrics, one small chart each on the same experiments, with their requirement lines. */
-function SmallMultiples({ comparison: c, experiments, requirements, hidden, onHide, studyTitle }: {
-  comparison: StudyComparison; experiments: Experiment[]; requirements: Requirement[]; hidden: string[]; onHide: (name: string, hidden: boolean) => void; studyTitle: string;
+function SmallMultiples({ comparison: c, shown, experiments, requirements, hidden, onHide, studyTitle }: {
+  comparison: StudyComparison; shown: number[]; experiments: Experiment[]; requirements: Requirement[]; hidden: string[]; onHide: (name: string, hidden: boolean) => void; studyTitle: string;
 }) {
   const others = c.metrics.filter((m) => !m.primary);
+  // the drawn experiments' columns, made once per change (each chart redraws when its data changes)
+  const drawn = useMemo(() => ({ rows: pick(c.rows, shown), tracks: new Map(c.metrics.map((m) => [m.name, pickTrack(m, shown)])) }), [c, shown]);
   if (!others.length) return null;
   return (
     <section aria-labelledby="multiples-heading" className="multiples">
@@ -294,26 +320,30 @@ function SmallMultiples({ comparison: c, experiments, requirements, hidden, onHi
         </details>
       </div>
       <div className="multiples-grid">
-        {others.filter((m) => !hidden.includes(m.name)).map((m) => <SmallMultiple key={m.name} track={m} rows={c.rows} experiments={experiments} requirements={requirements} studyTitle={studyTitle} />)}
+        {others.filter((m) => !hidden.includes(m.name)).map((m) => (
+          <SmallMultiple key={m.name} track={drawn.tracks.get(m.name)!} rows={drawn.rows} steps={shown} experiments={experiments} requirements={requirements} studyTitle={studyTitle} />
+        ))}
       </div>
     </section>
   );
 }
 
-function SmallMultiple({ track, rows, experiments, requirements, studyTitle }: { track: MetricTrack; rows: TimelineRow[]; experiments: Experiment[]; requirements: Requirement[]; studyTitle: string }) {
+function SmallMultiple({ track, rows, steps, experiments, requirements, studyTitle }: {
+  track: MetricTrack; rows: TimelineRow[]; steps: number[]; experiments: Experiment[]; requirements: Requirement[]; studyTitle: string;
+}) {
   const chart = useMemo(() => {
     const scale = scaleOf(track);
     const byId = new Map(experiments.map((e) => [e.id, e]));
     const y = track.value.map((v) => (v === null ? null : v * scale.factor));
     // small: the x axis says only the step (B, 1, 2 …); the whole title is in the hover
     const series: ChartSeries[] = [{
-      name: track.name, x: rows.length > MANY ? rows.map((_, i) => i) : rows.map((_, i) => stepNo(i)), y, mode: 'line',
+      name: track.name, x: rows.length > MANY ? steps.slice() : steps.map(stepNo), y, mode: 'line',
       ...spreadOf(track, y, scale.factor),
       text: rows.length > MANY ? undefined : track.value.map((v, i) => (y[i] === null ? '' : formatQuantity(v!, track.unit, track.name))),
-      hover: rows.map((r, i) => `${stepNo(i)}. ${r.title}\n${y[i] === null ? '—' : formatQuantity(track.value[i]!, track.unit, track.name)}${rows.length > MANY ? '' : changesText(byId.get(r.experimentId))}`),
+      hover: rows.map((r, i) => `${stepNo(steps[i]!)}. ${r.title}\n${y[i] === null ? '—' : formatQuantity(track.value[i]!, track.unit, track.name)}${rows.length > MANY ? '' : changesText(byId.get(r.experimentId))}`),
     }];
     return { series, goals: goalLines(requirements, track.name, track.unit, scale.factor), yTitle: scale.label };
-  }, [track, rows, experiments, requirements]);
+  }, [track, rows, steps, experiments, requirements]);
   return (
     <LineChart series={chart.series} goals={chart.goals} title={`${metricInfo(track.name).label} · ${track.name}`} yTitle={chart.yTitle} height={220}
       ariaLabel={`Chart of ${track.name} across experiments`} exportName={`${studyTitle} - ${track.name}`} />

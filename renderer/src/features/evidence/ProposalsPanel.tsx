@@ -40,7 +40,19 @@ function ResultSuggestion({ experiment, proposal, onDismiss }: { experiment: Exp
   const run = useAction();
   const [choice, setChoice] = useState(proposal.preferred);
   const c = proposal.candidates[choice] ?? proposal.candidates[0]!;
-  const use = () => void run((api) => api.addResultMetric(experiment.id, { name: c.name, value: c.value, unit: c.unit, better: c.better, primary: true, source: c.source }));
+  // a repeat is another run beside the primary one (the experiment's value becomes their median)
+  const use = () => void run((api) => api.addResultMetric(experiment.id, { name: c.name, value: c.value, unit: c.unit, better: c.better, primary: !proposal.repeat, source: c.source }));
+  if (proposal.repeat) {
+    return (
+      <div className="proposal" data-testid="result-proposal">
+        <p><strong>{proposal.captureName}</strong> measured {c.label} again. Add it as another run of {c.name}? The experiment&apos;s value becomes the median of its runs.</p>
+        <div className="form-actions start">
+          <button type="button" className="btn btn-primary btn-small" onClick={use}>Add {formatQuantity(c.value, c.unit, c.name)} as another run</button>
+          <button type="button" className="btn btn-small" onClick={onDismiss}>Dismiss</button>
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="proposal" data-testid="result-proposal">
       <p>
