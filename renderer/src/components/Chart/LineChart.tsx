@@ -14,7 +14,7 @@ export interface ChartSeries {
   /** experiments as labels (a category axis), or as step numbers (a long study) */
   x: (string | number)[];
   y: (number | null)[];
-  /** label drawn at each point */
+  /** label drawn at each point (a "\n" starts a second, smaller line) */
   text?: string[];
   /** shown on hover (plain text: escaped for plotly) */
   hover?: string[];
@@ -26,6 +26,12 @@ export interface ChartSeries {
   tone?: 'accent' | 'muted';
 }
 export interface GoalLine { value: number; label: string }
+
+/** A point's label: escaped user text, its second line smaller and muted (plotly's <br> and <span>). */
+function pointLabel(text: string): string {
+  const [first, ...rest] = text.split('\n');
+  return rest.length ? `${plotlyText(first!)}<br><span style="font-size:10px;opacity:0.7">${plotlyText(rest.join(' '))}</span>` : plotlyText(first!);
+}
 
 export function LineChart({ series, goals = [], title, yTitle, ariaLabel, height = 240, exportName }: {
   series: ChartSeries[];
@@ -45,7 +51,12 @@ export function LineChart({ series, goals = [], title, yTitle, ariaLabel, height
     const grid = cssVar('--border', '#ddd');
     const accent = cssVar('--accent', '#2563eb');
     const goalColor = cssVar('--good', '#15803d');
-    const max = Math.max(0, ...series.flatMap((s) => s.y.map((v) => Math.abs(v ?? 0))), ...goals.map((g) => Math.abs(g.value)));
+    const max = Math.max(0, ...series.flatMap((s) => s.y.map((v) => Math.abs(v ?? 0))), ...series.flatMap((s) => (s.high ?? []).map((v) => Math.abs(v ?? 0))), ...goals.map((g) => Math.abs(g.value)));
+    const positive = series.every((s) => s.y.every((v) => v === null || v >= 0));
+    // category labels cut to the room each has, so plotly never turns them on their side (at 1024 px too)
+    const categories = series[0]?.x.length ?? 0;
+    const room = Math.max(3, Math.floor((el.clientWidth - 90) / Math.max(1, categories) / 7));
+    const fit = (v: string | number) => (typeof v === 'string' && v.length > room ? `${v.slice(0, room - 1)}…` : v);
     const data: Data[] = series.map((s) => {
       const color = s.tone === 'muted' ? muted : accent;
       // thousands of points: WebGL, a plain line, no labels (SVG markers and text would stall the window)
@@ -54,8 +65,8 @@ export function LineChart({ series, goals = [], title, yTitle, ariaLabel, height
       return {
         type: many ? 'scattergl' : 'scatter',
         mode: many ? (s.mode === 'points' ? 'markers' : 'lines') : s.mode === 'points' ? 'text+markers' : 'text+lines+markers', name: plotlyText(s.name),
-        x: s.x.map((v) => (typeof v === 'string' ? plotlyText(v) : v)), y: s.y,
-        text: s.text?.map(plotlyText), textposition: 'top center', textfont: { color: fg, size: 11 },
+        x: s.x.map((v) => (typeof v === 'string' ? plotlyText(String(fit(v))) : v)), y: s.y,
+        text: s.text?.map(pointLabel), textposition: 'top center', textfont: { color: fg, size: 11 },
         hovertext: s.hover?.map(plotlyText), hoverinfo: s.hover ? 'text' : 'x+y',
         line: { color, width: 2 }, marker: { size: s.mode === 'points' ? 9 : 7, color, symbol: s.mode === 'points' ? 'x-thin-open' : 'circle', line: { width: 2, color } },
         connectgaps: true, cliponaxis: false,
@@ -78,11 +89,13 @@ export function LineChart({ series, goals = [], title, yTitle, ariaLabel, height
       ...(title ? { title: { text: plotlyText(title), x: 0, xanchor: 'left', font: { size: 13 } } } : {}),
       paper_bgcolor: 'rgba(0,0,0,0)', plot_bgcolor: 'rgba(0,0,0,0)',
       font: { family: cssVar('--sans', 'system-ui, sans-serif'), size: 12, color: fg },
-      xaxis: { type: series.some((x) => typeof x.x[0] === 'string') ? 'category' : 'linear', gridcolor: grid, automargin: true, tickfont: { color: muted } },
+      xaxis: { type: series.some((x) => typeof x.x[0] === 'string') ? 'category' : 'linear', gridcolor: grid, automargin: true, tickfont: { color: muted }, tickangle: 0 },
       // one tick style: 10k, 20k … from a thousand up (never "1000 1500" beside "10k")
       yaxis: {
         title: { text: plotlyText(yTitle), standoff: 8 }, gridcolor: grid, zerolinecolor: grid, rangemode: 'tozero', automargin: true,
         ...(max >= 1000 ? { tickformat: '~s' } : {}),
+        // room above the highest point for its label
+        ...(positive && max > 0 ? { range: [0, max * 1.25] } : {}),
       },
       showlegend: series.length > 1,
       legend: { orientation: 'h', y: 1, yanchor: 'bottom', x: 1, xanchor: 'right' },

@@ -9,6 +9,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Experiment, MetricTrack, Requirement, Study, StudyComparison, TimelineRow } from '../../../../shared/model';
 import { metricInfo } from '../../../../shared/metrics';
 import { comparableUnits, convertValue, displayScale, formatQuantity } from '../../../../shared/units';
+import { mainMetric } from '../../../../shared/timeline';
 import { useApp } from '../../app/AppContext';
 import { useAction } from '../../app/useAction';
 import { useQuery } from '../../app/useQuery';
@@ -88,6 +89,8 @@ function ChainTable({ rows, requirements, picked, onPick, onSelect, hidden, onSh
   hidden: number[]; onShow: (id: number, shown: boolean) => void;
 }) {
   const w = useWindowedRows(rows.length, 34);
+  // the study's primary metric names the Value column; a step measuring another one says so in its cell
+  const main = useMemo(() => mainMetric(rows), [rows]);
   return (
     <div ref={w.scrollRef} className={`table-scroll ${w.windowed ? 'windowed' : ''}`}>
       <table className="grid-table timeline-table">
@@ -95,8 +98,8 @@ function ChainTable({ rows, requirements, picked, onPick, onSelect, hidden, onSh
           <tr>
             <th className="small muted" title="Tick two experiments to compare them side by side">Compare</th>
             <th className="small muted" title="Draw the experiment in the charts">Chart</th>
-            <th>#</th><th>Experiment</th><th>Status</th><th>Primary metric</th>
-            <th className="num">Value</th><th className="num">Step</th><th className="num">Cumulative</th><th className="num" title="Share of the gain from the baseline to the last kept step">Share</th><th>Goal</th>
+            <th>#</th><th>Experiment</th><th>Status</th>
+            <th className="num">{main ? <>Value <span className="mono small muted">{main}</span></> : 'Value'}</th><th className="num">Step</th><th className="num">Cumulative</th><th className="num" title="Share of the gain from the baseline to the last kept step">Share</th><th>Goal</th>
           </tr>
         </thead>
         <tbody>
@@ -112,9 +115,9 @@ function ChainTable({ rows, requirements, picked, onPick, onSelect, hidden, onSh
               <td className="muted">{stepNo(i)}</td>
               <td className="timeline-title"><button type="button" className="link-button" title={r.title} onClick={() => onSelect(r.experimentId)}>{r.title}</button></td>
               <td><StatusBadge status={r.status} />{!r.inChain && (r.status === 'failed' || r.status === 'reverted') && <span className="muted small set-apart-note"> set apart</span>}</td>
-              <td className="mono small">{r.metric ?? <span className="muted">no primary metric</span>}</td>
               <td className="num" data-testid="timeline-value">
-                {r.value === null ? '—' : formatQuantity(r.value, r.unit ?? '', r.metric ?? undefined)}
+                {r.value === null ? <span className="muted" title="no primary metric">—</span> : formatQuantity(r.value, r.unit ?? '', r.metric ?? undefined)}
+                {r.metric && r.metric !== main && <span className="value-metric mono small muted" data-testid="timeline-metric">{r.metric}</span>}
                 {r.spread && (
                   <div className="muted small" data-testid="timeline-runs" title="The median of repeated runs, and their lowest and highest">
                     median of {r.runs}: {formatQuantity(r.spread.min, r.unit ?? '', r.metric ?? undefined)}–{formatQuantity(r.spread.max, r.unit ?? '', r.metric ?? undefined)}
@@ -145,8 +148,8 @@ function Goal({ row: r, requirements }: { row: TimelineRow; requirements: readon
   if (r.meetsGoal === null) return <span className="muted">—</span>;
   const failing = requirements.filter((_, j) => r.requirements[j]?.met === false);
   return r.meetsGoal
-    ? <span className="badge goal-met" title={`Meets every requirement it measured (${r.requirements.filter((q) => q.met).length})`}>✓ meets goal</span>
-    : <span className="badge goal-missed" title={`Misses: ${failing.map(requirementText).join('; ')}`}>✗ misses goal</span>;
+    ? <span className="badge goal-met" title={`Meets every requirement it measured (${r.requirements.filter((q) => q.met).length})`}>✓ meets<span className="goal-word"> goal</span></span>
+    : <span className="badge goal-missed" title={`Misses: ${failing.map(requirementText).join('; ')}`}>✗ misses<span className="goal-word"> goal</span></span>;
 }
 
 /** A change between values in units that measure different things: never a percentage. */
@@ -167,6 +170,13 @@ const pick = <T,>(list: readonly T[], at: readonly number[]): T[] => at.map((i) 
 /** A metric's columns for the experiments drawn. */
 function pickTrack(t: MetricTrack, at: readonly number[]): MetricTrack {
   return { ...t, value: pick(t.value, at), min: pick(t.min, at), max: pick(t.max, at), runs: pick(t.runs, at) };
+}
+
+/** The first config change of an experiment under its point ("\nopcache.validate_timestamps +1"). */
+function changeLabel(e: Experiment | undefined): string {
+  if (!e || !e.configChanges.length) return '';
+  const key = e.configChanges[0]!.key;
+  return `\n${key.length > 28 ? `…${key.slice(-27)}` : key}${e.configChanges.length > 1 ? ` +${e.configChanges.length - 1}` : ''}`;
 }
 
 /** Config changes of an experiment, for its point's hover text. */
@@ -217,17 +227,21 @@ function ChainChart({ comparison: c, shown, experiments, requirements, studyTitl
         x,
         y: ys,
         ...spreadOf(track, ys, scale.factor),
-        text: rows.length > MANY ? undefined : rows.map((r, i) => (ys[i] === null ? '' : formatQuantity(track.value[i]!, track.unit, track.name))),
+        // the value, and under it the step's config change (all of them in the hover)
+        text: rows.length > MANY ? undefined : rows.map((r, i) => (ys[i] === null ? '' : `${formatQuantity(track.value[i]!, track.unit, track.name)}${changeLabel(byId.get(r.experimentId))}`)),
         hover: rows.map((r, i) => `${stepNo(shown[i]!)}. ${r.title} (${r.status})\n${ys[i] === null ? '—' : formatQuantity(track.value[i]!, track.unit, track.name)}${r.stepChangePercent !== null ? `, step ${formatPercent(r.stepChangePercent)}` : ''}${rows.length > MANY ? '' : changesText(byId.get(r.experimentId))}`),
       };
     };
     const series: ChartSeries[] = [{ name: 'kept steps', ...point((r) => r.inChain), mode: 'line' }];
     const apart = point((r) => !r.inChain && (r.status === 'failed' || r.status === 'reverted'));
     if (apart.y.some((v) => v !== null)) series.push({ name: 'failed or reverted (set apart)', ...apart, mode: 'points', tone: 'muted' });
-    return { series, goals: goalLines(requirements, track.name, track.unit, scale.factor), yTitle: `${track.name}${scale.label ? ` (${scale.label})` : ''}` };
+    return { series, goals: goalLines(requirements, track.name, track.unit, scale.factor), yTitle: scale.label };
   }, [c, full, shown, experiments, requirements]);
   if (!full || !chart) return null;
-  return <LineChart series={chart.series} goals={chart.goals} yTitle={chart.yTitle} ariaLabel={`Chart of ${full.name} across experiments`} exportName={`${studyTitle} - ${full.name}`} />;
+  return (
+    <LineChart series={chart.series} goals={chart.goals} title={`${metricInfo(full.name).label} · ${full.name}`} yTitle={chart.yTitle} height={280}
+      ariaLabel={`Chart of ${full.name} across experiments`} exportName={`${studyTitle} - ${full.name}`} />
+  );
 }
 
 /** Every requirement × every experiment: the measured value, met or not, and the first experiment meeting them all. */
@@ -251,7 +265,7 @@ function RequirementVerdicts({ comparison: c, requirements, onSelect }: { compar
     <section aria-labelledby="verdicts-heading" className="verdicts">
       <h3 id="verdicts-heading">Requirements, experiment by experiment</h3>
       <p className="small" data-testid="first-meeting-all">
-        {first >= 0 ? <>All {requirements.length} requirements are first met by <button type="button" className="link-button" onClick={() => onSelect(c.firstMeetingAll!)}>{stepNo(first)}. {c.rows[first]!.title}</button>.</>
+        {first >= 0 ? <>{requirements.length === 1 ? 'The requirement is' : `All ${requirements.length} requirements are`} first met by <button type="button" className="link-button" onClick={() => onSelect(c.firstMeetingAll!)}>{stepNo(first)}. {c.rows[first]!.title}</button>.</>
           : <span className="muted">No experiment meets every requirement yet.</span>}
       </p>
       {columns.length < c.rows.length && (
