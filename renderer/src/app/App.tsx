@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { RequestedAction } from '../../../shared/api';
 import { useApp } from './AppContext';
+import { ErrorBoundary } from '../components/ErrorBoundary/ErrorBoundary';
 import { CapturesView } from '../features/captures/CapturesView';
 import { AttachDialog } from '../features/evidence/AttachDialog';
 import { CaptureView } from '../features/evidence/CaptureView';
@@ -79,14 +80,16 @@ function Window() {
         </nav>
       </aside>
       <main className="main" id="main">
-        {route.name === 'study' && <StudyView key={route.studyId} studyId={route.studyId} experimentId={route.experimentId ?? null} />}
-        {route.name === 'profiles' && <ProfilesView profileId={route.profileId} />}
-        {route.name === 'captures' && <CapturesView />}
-        {route.name === 'capture' && (
-          <CaptureView key={route.captureId} captureId={route.captureId} experimentId={route.experimentId} line={route.line ?? null} tab={route.tab ?? (route.line ? 'raw' : 'figures')} />
-        )}
-        {route.name === 'compare' && <CompareView a={route.a} b={route.b} />}
-        {route.name === 'home' && <Home />}
+        <ErrorBoundary key={route.name === 'study' ? `study-${route.studyId}` : route.name}>
+          {route.name === 'study' && <StudyView key={route.studyId} studyId={route.studyId} experimentId={route.experimentId ?? null} />}
+          {route.name === 'profiles' && <ProfilesView profileId={route.profileId} />}
+          {route.name === 'captures' && <CapturesView />}
+          {route.name === 'capture' && (
+            <CaptureView key={route.captureId} captureId={route.captureId} experimentId={route.experimentId} line={route.line ?? null} tab={route.tab ?? (route.line ? 'raw' : 'figures')} />
+          )}
+          {route.name === 'compare' && <CompareView a={route.a} b={route.b} />}
+          {route.name === 'home' && <Home />}
+        </ErrorBoundary>
       </main>
       <Datalists />
       {menuImport && (

@@ -285,10 +285,11 @@ function RequirementVerdicts({ comparison: c, requirements, onSelect }: { compar
                 <th scope="row">{requirementText(q)}</th>
                 {columns.map((i) => {
                   const r = c.rows[i]!;
-                  const check = r.requirements[j]!;
+                  // the study's requirements may have just changed and the verdicts not yet: a missing one is not measured
+                  const check = r.requirements[j];
                   return (
-                    <td key={r.experimentId} className={`num verdict ${check.met === true ? 'pass' : check.met === false ? 'fail' : ''} ${i === first ? 'first-met' : ''}`} data-testid="verdict-cell">
-                      {check.value === null ? <span className="muted">—</span> : <>{formatQuantity(check.value, check.unit, check.metric)} {check.met === null ? '' : check.met ? '✓' : '✗'}</>}
+                    <td key={r.experimentId} className={`num verdict ${check?.met === true ? 'pass' : check?.met === false ? 'fail' : ''} ${i === first ? 'first-met' : ''}`} data-testid="verdict-cell">
+                      {!check || check.value === null ? <span className="muted">—</span> : <>{formatQuantity(check.value, check.unit, check.metric)} {check.met === null ? '' : check.met ? '✓' : '✗'}</>}
                     </td>
                   );
                 })}
