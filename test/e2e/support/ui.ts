@@ -164,3 +164,23 @@ export async function pasteText(field: Locator, text: string): Promise<void> {
     el.dispatchEvent(new Event('input', { bubbles: true }));
   }, text);
 }
+
+/**
+ * Calls the notebook's API from inside the page, the way the renderer does with either host
+ * (Electron's bridge, or browser mode's HTTP API with the session token). For specs that need
+ * more data than a user would type (a long study); what they assert still goes through the page.
+ */
+export async function callApi<T>(page: Page, method: string, ...args: unknown[]): Promise<T> {
+  return page.evaluate(async ({ method, args }) => {
+    const bridge = (window as unknown as { tunebook?: Record<string, (...a: unknown[]) => Promise<unknown>> }).tunebook;
+    if (bridge) return bridge[method]!(...args) as Promise<T>;
+    const res = await fetch(`/api/${method}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Tunebook-Token': sessionStorage.getItem('tunebook.token') ?? '' },
+      body: JSON.stringify({ args }),
+    });
+    const body = (await res.json()) as { result?: T; error?: { message: string } };
+    if (!res.ok) throw new Error(`${method}: ${body.error?.message ?? res.status}`);
+    return body.result as T;
+  }, { method, args });
+}

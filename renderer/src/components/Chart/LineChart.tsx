@@ -53,10 +53,15 @@ export function LineChart({ series, goals = [], title, yTitle, ariaLabel, height
     const goalColor = cssVar('--good', '#15803d');
     const max = Math.max(0, ...series.flatMap((s) => s.y.map((v) => Math.abs(v ?? 0))), ...series.flatMap((s) => (s.high ?? []).map((v) => Math.abs(v ?? 0))), ...goals.map((g) => Math.abs(g.value)));
     const positive = series.every((s) => s.y.every((v) => v === null || v >= 0));
-    // category labels cut to the room each has, so plotly never turns them on their side (at 1024 px too)
-    const categories = series[0]?.x.length ?? 0;
-    const room = Math.max(3, Math.floor((el.clientWidth - 90) / Math.max(1, categories) / 7));
-    const fit = (v: string | number) => (typeof v === 'string' && v.length > room ? `${v.slice(0, room - 1)}…` : v);
+    // Category labels: the points keep their whole label (two labels cut to the same text must not
+    // merge into one category); the ticks show every k-th label, cut to the room each has, so plotly
+    // never turns them on their side (at 1024 px too). The whole label is in the hover.
+    const categorical = series.some((s) => typeof s.x[0] === 'string');
+    const categories = categorical ? [...new Set(series.flatMap((s) => s.x.map(String)))] : [];
+    const every = Math.max(1, Math.ceil(categories.length / Math.max(1, Math.floor((el.clientWidth - 90) / 48))));
+    const room = Math.max(3, Math.floor((el.clientWidth - 90) / Math.max(1, Math.ceil(categories.length / every)) / 7));
+    const ticks = categories.filter((_, i) => i % every === 0);
+    const fit = (v: string) => plotlyText(v.length > room ? `${v.slice(0, room - 1)}…` : v);
     const data: Data[] = series.map((s) => {
       const color = s.tone === 'muted' ? muted : accent;
       // thousands of points: WebGL, a plain line, no labels (SVG markers and text would stall the window)
@@ -65,7 +70,7 @@ export function LineChart({ series, goals = [], title, yTitle, ariaLabel, height
       return {
         type: many ? 'scattergl' : 'scatter',
         mode: many ? (s.mode === 'points' ? 'markers' : 'lines') : s.mode === 'points' ? 'text+markers' : 'text+lines+markers', name: plotlyText(s.name),
-        x: s.x.map((v) => (typeof v === 'string' ? plotlyText(String(fit(v))) : v)), y: s.y,
+        x: s.x.map((v) => (typeof v === 'string' ? plotlyText(v) : v)), y: s.y,
         text: s.text?.map(pointLabel), textposition: 'top center', textfont: { color: fg, size: 11 },
         hovertext: s.hover?.map(plotlyText), hoverinfo: s.hover ? 'text' : 'x+y',
         line: { color, width: 2 }, marker: { size: s.mode === 'points' ? 9 : 7, color, symbol: s.mode === 'points' ? 'x-thin-open' : 'circle', line: { width: 2, color } },
@@ -89,7 +94,10 @@ export function LineChart({ series, goals = [], title, yTitle, ariaLabel, height
       ...(title ? { title: { text: plotlyText(title), x: 0, xanchor: 'left', font: { size: 13 } } } : {}),
       paper_bgcolor: 'rgba(0,0,0,0)', plot_bgcolor: 'rgba(0,0,0,0)',
       font: { family: cssVar('--sans', 'system-ui, sans-serif'), size: 12, color: fg },
-      xaxis: { type: series.some((x) => typeof x.x[0] === 'string') ? 'category' : 'linear', gridcolor: grid, automargin: true, tickfont: { color: muted }, tickangle: 0 },
+      xaxis: {
+        type: categorical ? 'category' : 'linear', gridcolor: grid, automargin: true, tickfont: { color: muted }, tickangle: 0,
+        ...(categorical ? { tickmode: 'array', tickvals: ticks.map(plotlyText), ticktext: ticks.map(fit) } : {}),
+      },
       // one tick style: 10k, 20k … from a thousand up (never "1000 1500" beside "10k")
       yaxis: {
         title: { text: plotlyText(yTitle), standoff: 8 }, gridcolor: grid, zerolinecolor: grid, rangemode: 'tozero', automargin: true,
