@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
-import { BYTE_UNITS, parseNumber, sizeForInput, unitFactor } from '../../lib/format';
-import type { ByteUnit } from '../../lib/format';
+import { BYTE_UNITS, unitFactor } from '../../../../shared/format';
+import type { ByteUnit } from '../../../../shared/format';
+import { parseNumber, sizeForInput } from '../../lib/format';
 
 /**
  * A size typed in the unit the user thinks in (8 GB, 7.6 GiB, 53.7 GB) and reported in bytes.

@@ -8,24 +8,8 @@ import { useRef } from 'react';
 import type { Data, Layout, Shape } from 'plotly.js';
 import { ChartFrame } from './ChartFrame';
 import { cssVar, plotlyText, usePlotly } from './plotly';
+import type { ChartSeries, GoalLine } from '../../../../shared/chartData';
 
-export interface ChartSeries {
-  name: string;
-  /** experiments as labels (a category axis), or as step numbers (a long study) */
-  x: (string | number)[];
-  y: (number | null)[];
-  /** label drawn at each point (a "\n" starts a second, smaller line) */
-  text?: string[];
-  /** shown on hover (plain text: escaped for plotly) */
-  hover?: string[];
-  /** the spread of repeated runs around each point: its lowest and highest */
-  low?: (number | null)[];
-  high?: (number | null)[];
-  /** 'line': joined points (the chain); 'points': markers only (attempts set apart) */
-  mode?: 'line' | 'points';
-  tone?: 'accent' | 'muted';
-}
-export interface GoalLine { value: number; label: string }
 
 /** A point's label: escaped user text, its second line smaller and muted (plotly's <br> and <span>). */
 function pointLabel(text: string): string {

@@ -6,7 +6,7 @@ import { useId, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { CaptureJson, SeriesJson } from '../../../../shared/capture/json';
 import type { FactValue, Labels, Metric } from '../../../../shared/capture/types';
-import { formatBytes } from '../../lib/format';
+import { formatBytes } from '../../../../shared/format';
 import { formatQuantity } from '../../../../shared/units';
 import {
   factText, formatConfidence, formatScaled, isPrimitiveFact, labelPairs, rawQuantity, scaleFor,

@@ -14,7 +14,7 @@ import { useApp } from '../../app/AppContext';
 import { useQuery } from '../../app/useQuery';
 import { BarChart } from '../../components/Chart/BarChart';
 import { SeriesChart } from '../../components/Chart/SeriesChart';
-import { formatPercent } from '../../lib/format';
+import { formatPercent } from '../../../../shared/format';
 import './comparison.css';
 
 export function CompareView({ a, b }: { a: number | null; b: number | null }) {

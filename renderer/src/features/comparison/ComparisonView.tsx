@@ -6,17 +6,16 @@
  * axis. Two rows picked open them side by side. What the charts leave out is kept with the study.
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { Experiment, MetricTrack, Requirement, Study, StudyComparison, TimelineRow } from '../../../../shared/model';
-import { metricInfo } from '../../../../shared/metrics';
-import { comparableUnits, convertValue, displayScale, formatQuantity } from '../../../../shared/units';
+import type { Experiment, Requirement, Study, StudyComparison, TimelineRow } from '../../../../shared/model';
+import { formatQuantity } from '../../../../shared/units';
 import { mainMetric } from '../../../../shared/timeline';
 import { useApp } from '../../app/AppContext';
 import { useAction } from '../../app/useAction';
 import { useQuery } from '../../app/useQuery';
 import { LineChart } from '../../components/Chart/LineChart';
-import type { ChartSeries, GoalLine } from '../../components/Chart/LineChart';
 import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
-import { COMPARATOR_LABELS, formatPercent } from '../../lib/format';
+import { formatPercent, requirementText } from '../../../../shared/format';
+import { chainChart, metricChart, shortTitle, stepNo } from '../../../../shared/chartData';
 import { useWindowedRows } from '../../hooks/useWindowedRows';
 import './comparison.css';
 
@@ -26,10 +25,6 @@ function tone(p: number | null, better: TimelineRow['better']): string {
   return (p > 0) === (better === 'higher') ? 'good' : 'bad';
 }
 
-/** "B", "1", "2" … the step's number as the list shows it */
-const stepNo = (i: number): string => (i === 0 ? 'B' : String(i));
-/** a title short enough for an axis; the whole one is on hover */
-const short = (t: string, n = 26): string => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
 
 export function ComparisonView({ study, experiments, onSelect }: {
   study: Study;
@@ -141,7 +136,6 @@ function ChainTable({ rows, requirements, picked, onPick, onSelect, hidden, onSh
 }
 
 /** "server load ≤ 70 %": a requirement as people read it */
-const requirementText = (q: Requirement): string => `${q.label || q.metric} ${COMPARATOR_LABELS[q.comparator]} ${formatQuantity(q.threshold, q.unit, q.metric)}`;
 
 function Goal({ row: r, requirements }: { row: TimelineRow; requirements: readonly Requirement[] }) {
   if (r.status === 'planned') return <span className="muted small">not judged</span>;
@@ -157,90 +151,15 @@ function NotComparable() {
   return <span className="muted small" title="The values are in units that cannot be compared (e.g. IOPS and MiB/s)">not comparable</span>;
 }
 
-/** Past this many experiments the charts number the steps on a plain axis and leave out point labels. */
-const MANY = 60;
-
-/** x of the experiments drawn: "B. Baseline", "1. opcache …" (the full titles on hover); the step's number in a long study */
-function axisLabels(rows: readonly { title: string }[], steps: readonly number[]): (string | number)[] {
-  return rows.length > MANY ? steps.slice() : rows.map((r, i) => `${stepNo(steps[i]!)}. ${short(r.title)}`);
-}
-
-const pick = <T,>(list: readonly T[], at: readonly number[]): T[] => at.map((i) => list[i]!);
-
-/** A metric's columns for the experiments drawn. */
-function pickTrack(t: MetricTrack, at: readonly number[]): MetricTrack {
-  return { ...t, value: pick(t.value, at), min: pick(t.min, at), max: pick(t.max, at), runs: pick(t.runs, at) };
-}
-
-/** The first config change of an experiment under its point ("\nopcache.validate_timestamps +1"). */
-function changeLabel(e: Experiment | undefined): string {
-  if (!e || !e.configChanges.length) return '';
-  const key = e.configChanges[0]!.key;
-  return `\n${key.length > 28 ? `…${key.slice(-27)}` : key}${e.configChanges.length > 1 ? ` +${e.configChanges.length - 1}` : ''}`;
-}
-
-/** Config changes of an experiment, for its point's hover text. */
-function changesText(e: Experiment | undefined): string {
-  if (!e || !e.configChanges.length) return '';
-  return `\n${e.configChanges.map((c) => `${c.key}: ${c.before || '∅'} → ${c.after || '∅'}`).join('\n')}`;
-}
-
-/** How a metric's axis shows it (MiB/s, ms …), from its largest value. */
-function scaleOf(track: MetricTrack): { factor: number; label: string } {
-  let max = 0;
-  for (let i = 0; i < track.value.length; i++) max = Math.max(max, Math.abs(track.max[i] ?? track.value[i] ?? 0));
-  return displayScale(track.unit, max, track.name);
-}
-
-/** The spread of repeated runs around each drawn point. */
-function spreadOf(track: MetricTrack, y: readonly (number | null)[], factor: number): { low: (number | null)[]; high: (number | null)[] } {
-  return {
-    low: track.min.map((v, i) => (y[i] === null || v === null ? null : v * factor)),
-    high: track.max.map((v, i) => (y[i] === null || v === null ? null : v * factor)),
-  };
-}
-
-function goalLines(requirements: readonly Requirement[], metric: string, unit: string, factor: number): GoalLine[] {
-  return requirements
-    .filter((q) => q.metric === metric && comparableUnits(q.unit, unit))
-    .map((q) => ({
-      value: convertValue(q.threshold, q.unit, unit)! * factor,
-      label: requirementText(q),
-    }));
-}
-
 /** The primary metric: the chain of kept steps as a line, failed and reverted attempts as separate points. */
 function ChainChart({ comparison: c, shown, experiments, requirements, studyTitle }: {
   comparison: StudyComparison; shown: number[]; experiments: Experiment[]; requirements: Requirement[]; studyTitle: string;
 }) {
-  const full = c.metrics.find((m) => m.primary);
-  const chart = useMemo(() => {
-    if (!full) return null;
-    const rows = pick(c.rows, shown);
-    const track = pickTrack(full, shown);
-    const x = axisLabels(rows, shown);
-    const scale = scaleOf(track);
-    const byId = new Map(experiments.map((e) => [e.id, e]));
-    const point = (keep: (r: TimelineRow) => boolean) => {
-      const ys = rows.map((r, i) => (keep(r) && track.value[i] !== null ? track.value[i]! * scale.factor : null));
-      return {
-        x,
-        y: ys,
-        ...spreadOf(track, ys, scale.factor),
-        // the value, and under it the step's config change (all of them in the hover)
-        text: rows.length > MANY ? undefined : rows.map((r, i) => (ys[i] === null ? '' : `${formatQuantity(track.value[i]!, track.unit, track.name)}${changeLabel(byId.get(r.experimentId))}`)),
-        hover: rows.map((r, i) => `${stepNo(shown[i]!)}. ${r.title} (${r.status})\n${ys[i] === null ? '—' : formatQuantity(track.value[i]!, track.unit, track.name)}${r.stepChangePercent !== null ? `, step ${formatPercent(r.stepChangePercent)}` : ''}${rows.length > MANY ? '' : changesText(byId.get(r.experimentId))}`),
-      };
-    };
-    const series: ChartSeries[] = [{ name: 'kept steps', ...point((r) => r.inChain), mode: 'line' }];
-    const apart = point((r) => !r.inChain && (r.status === 'failed' || r.status === 'reverted'));
-    if (apart.y.some((v) => v !== null)) series.push({ name: 'failed or reverted (set apart)', ...apart, mode: 'points', tone: 'muted' });
-    return { series, goals: goalLines(requirements, track.name, track.unit, scale.factor), yTitle: scale.label };
-  }, [c, full, shown, experiments, requirements]);
-  if (!full || !chart) return null;
+  const chart = useMemo(() => chainChart(c, experiments, requirements, { shown }), [c, shown, experiments, requirements]);
+  if (!chart) return null;
   return (
-    <LineChart series={chart.series} goals={chart.goals} title={`${metricInfo(full.name).label} · ${full.name}`} yTitle={chart.yTitle} height={280}
-      ariaLabel={`Chart of ${full.name} across experiments`} exportName={`${studyTitle} - ${full.name}`} />
+    <LineChart series={chart.series} goals={chart.goals} title={chart.title} yTitle={chart.yTitle} height={280}
+      ariaLabel={`Chart of ${chart.metric} across experiments`} exportName={`${studyTitle} - ${chart.metric}`} />
   );
 }
 
@@ -276,7 +195,7 @@ function RequirementVerdicts({ comparison: c, requirements, onSelect }: { compar
           <thead>
             <tr>
               <th scope="col">Requirement</th>
-              {columns.map((i) => [c.rows[i]!, i] as const).map(([r, i]) => <th key={r.experimentId} scope="col" className={`num ${i === first ? 'first-met' : ''}`} title={r.title}>{stepNo(i)}. {short(r.title, 14)}</th>)}
+              {columns.map((i) => [c.rows[i]!, i] as const).map(([r, i]) => <th key={r.experimentId} scope="col" className={`num ${i === first ? 'first-met' : ''}`} title={r.title}>{stepNo(i)}. {shortTitle(r.title, 14)}</th>)}
             </tr>
           </thead>
           <tbody>
@@ -316,8 +235,6 @@ function SmallMultiples({ comparison: c, shown, experiments, requirements, hidde
   comparison: StudyComparison; shown: number[]; experiments: Experiment[]; requirements: Requirement[]; hidden: string[]; onHide: (name: string, hidden: boolean) => void; studyTitle: string;
 }) {
   const others = c.metrics.filter((m) => !m.primary);
-  // the drawn experiments' columns, made once per change (each chart redraws when its data changes)
-  const drawn = useMemo(() => ({ rows: pick(c.rows, shown), tracks: new Map(c.metrics.map((m) => [m.name, pickTrack(m, shown)])) }), [c, shown]);
   if (!others.length) return null;
   return (
     <section aria-labelledby="multiples-heading" className="multiples">
@@ -336,31 +253,20 @@ function SmallMultiples({ comparison: c, shown, experiments, requirements, hidde
       </div>
       <div className="multiples-grid">
         {others.filter((m) => !hidden.includes(m.name)).map((m) => (
-          <SmallMultiple key={m.name} track={drawn.tracks.get(m.name)!} rows={drawn.rows} steps={shown} experiments={experiments} requirements={requirements} studyTitle={studyTitle} />
+          <SmallMultiple key={m.name} comparison={c} metric={m.name} shown={shown} experiments={experiments} requirements={requirements} studyTitle={studyTitle} />
         ))}
       </div>
     </section>
   );
 }
 
-function SmallMultiple({ track, rows, steps, experiments, requirements, studyTitle }: {
-  track: MetricTrack; rows: TimelineRow[]; steps: number[]; experiments: Experiment[]; requirements: Requirement[]; studyTitle: string;
+function SmallMultiple({ comparison: c, metric, shown, experiments, requirements, studyTitle }: {
+  comparison: StudyComparison; metric: string; shown: number[]; experiments: Experiment[]; requirements: Requirement[]; studyTitle: string;
 }) {
-  const chart = useMemo(() => {
-    const scale = scaleOf(track);
-    const byId = new Map(experiments.map((e) => [e.id, e]));
-    const y = track.value.map((v) => (v === null ? null : v * scale.factor));
-    // small: the x axis says only the step (B, 1, 2 …); the whole title is in the hover
-    const series: ChartSeries[] = [{
-      name: track.name, x: rows.length > MANY ? steps.slice() : steps.map(stepNo), y, mode: 'line',
-      ...spreadOf(track, y, scale.factor),
-      text: rows.length > MANY ? undefined : track.value.map((v, i) => (y[i] === null ? '' : formatQuantity(v!, track.unit, track.name))),
-      hover: rows.map((r, i) => `${stepNo(steps[i]!)}. ${r.title}\n${y[i] === null ? '—' : formatQuantity(track.value[i]!, track.unit, track.name)}${rows.length > MANY ? '' : changesText(byId.get(r.experimentId))}`),
-    }];
-    return { series, goals: goalLines(requirements, track.name, track.unit, scale.factor), yTitle: scale.label };
-  }, [track, rows, steps, experiments, requirements]);
+  const chart = useMemo(() => metricChart(c, metric, experiments, requirements, { shown }), [c, metric, shown, experiments, requirements]);
+  if (!chart) return null;
   return (
-    <LineChart series={chart.series} goals={chart.goals} title={`${metricInfo(track.name).label} · ${track.name}`} yTitle={chart.yTitle} height={220}
-      ariaLabel={`Chart of ${track.name} across experiments`} exportName={`${studyTitle} - ${track.name}`} />
+    <LineChart series={chart.series} goals={chart.goals} title={chart.title} yTitle={chart.yTitle} height={220}
+      ariaLabel={`Chart of ${chart.metric} across experiments`} exportName={`${studyTitle} - ${chart.metric}`} />
   );
 }

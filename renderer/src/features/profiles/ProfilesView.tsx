@@ -1,6 +1,6 @@
 import { useApp } from '../../app/AppContext';
 import { useQuery } from '../../app/useQuery';
-import { formatBytes } from '../../lib/format';
+import { formatBytes } from '../../../../shared/format';
 import { ProfileForm } from './ProfileForm';
 
 /** Hardware profiles: the machines experiments ran on, shared across experiments and studies. */

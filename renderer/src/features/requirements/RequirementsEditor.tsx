@@ -3,7 +3,7 @@ import type { FormEvent } from 'react';
 import { COMPARATORS } from '../../../../shared/model';
 import type { Comparator, Requirement, RequirementInput } from '../../../../shared/model';
 import { useAction } from '../../app/useAction';
-import { COMPARATOR_LABELS } from '../../lib/format';
+import { COMPARATOR_LABELS } from '../../../../shared/format';
 import { editableQuantity, parseQuantity } from '../../../../shared/units';
 import { metricInfo } from '../../../../shared/metrics';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatPercent, pickByteUnit, sizeForInput } from '../../renderer/src/lib/format';
+import { formatPercent, pickByteUnit } from '../../shared/format';
+import { sizeForInput } from '../../renderer/src/lib/format';
 
 describe('renderer number formatting', () => {
   it('shows timeline changes with a sign and one decimal', () => {
