@@ -6,15 +6,14 @@
 import type { ApiMethods } from '../../shared/api';
 import { TunebookError } from '../../shared/api';
 import {
-  COMPARATORS, DISK_KINDS, EXPERIMENT_STATUSES,
-  type CaptureLines, type CaptureMatches, type ComparedSide, type ConfigChange, type Disk, type Experiment, type ExperimentCapture,
+  type CaptureLines, type CaptureMatches, type ComparedSide, type ConfigChange, type Experiment, type ExperimentCapture,
   type ExperimentComparison, type ExperimentRef, type HardwareProfile,
   type Proposals, type RequirementInput, type ResultMetric, type ResultSource, type SearchHit, type SeriesPoints, type StoredCapture,
   type Study, type StudyComparison, type StudyDetail, type StudySummary, type StudyView, type TimelineRow,
 } from '../../shared/model';
 import { computeComparison, computeTimeline } from '../../shared/timeline';
-import { toBase } from '../../shared/units';
 import * as v from '../../shared/validate';
+import * as f from '../../shared/fields';
 import type { Db } from '../db/connection';
 import * as cq from '../db/captureQueries';
 import * as q from '../db/queries';
@@ -30,8 +29,6 @@ type NotebookMethods = Omit<ApiMethods, HostMethods>;
 /** Most lines captureLines returns at once. */
 export const MAX_LINES = 2000;
 
-const today = (): string => new Date().toISOString().slice(0, 10);
-
 function notFound(what: string, id: number): never {
   throw new TunebookError('not-found', `${what} ${id} does not exist (it may have been deleted)`);
 }
@@ -40,10 +37,7 @@ function notFound(what: string, id: number): never {
 function studyView(raw: unknown): StudyView {
   const r = v.record(raw, 'view');
   const out: StudyView = {};
-  if (r.hiddenMetrics !== undefined) {
-    if (!Array.isArray(r.hiddenMetrics) || r.hiddenMetrics.length > 1000) v.fail('view hiddenMetrics must be a list of metric names');
-    out.hiddenMetrics = r.hiddenMetrics.map((m, i) => v.text(m, `hidden metric ${i + 1}`, { max: 200 }));
-  }
+  if (r.hiddenMetrics !== undefined) out.hiddenMetrics = f.hiddenMetricsField(r.hiddenMetrics);
   if (r.hiddenExperiments !== undefined) {
     if (!Array.isArray(r.hiddenExperiments) || r.hiddenExperiments.length > 100_000) v.fail('view hiddenExperiments must be a list of experiment ids');
     out.hiddenExperiments = r.hiddenExperiments.map((x, i) => v.id(x, `hidden experiment ${i + 1}`));
@@ -94,8 +88,8 @@ export class NotebookService implements NotebookMethods {
 
   createStudy(input: { title: string; goal?: string }): Study {
     const r = v.record(input, 'study');
-    const title = v.text(r.title, 'title', { required: true, max: 300 }).trim();
-    const goal = v.optText(r.goal, 'goal') ?? '';
+    const title = f.studyTitle(r.title);
+    const goal = f.studyGoal(r.goal) ?? '';
     const id = q.insertStudy(this.db, title, goal);
     this.onChange(id);
     return q.getStudy(this.db, id)!;
@@ -104,8 +98,8 @@ export class NotebookService implements NotebookMethods {
   updateStudy(id: number, patch: { title?: string; goal?: string; view?: StudyView }): Study {
     const study = this.study(id);
     const r = v.record(patch, 'patch');
-    const title = r.title === undefined ? undefined : v.text(r.title, 'title', { required: true, max: 300 }).trim();
-    q.updateStudy(this.db, study.id, { title, goal: v.optText(r.goal, 'goal'), view: r.view === undefined ? undefined : studyView(r.view) });
+    const title = r.title === undefined ? undefined : f.studyTitle(r.title);
+    q.updateStudy(this.db, study.id, { title, goal: f.studyGoal(r.goal), view: r.view === undefined ? undefined : studyView(r.view) });
     this.onChange(study.id);
     return q.getStudy(this.db, study.id)!;
   }
@@ -113,18 +107,7 @@ export class NotebookService implements NotebookMethods {
   setRequirements(studyId: number, requirements: RequirementInput[]): Study {
     const study = this.study(studyId);
     if (!Array.isArray(requirements)) v.fail('requirements must be a list');
-    const reqs = requirements.map((raw, i) => {
-      const r = v.record(raw, `requirement ${i + 1}`);
-      // stored in the base unit, like results: ≥ 100 MiB/s is 104857600 B/s
-      const threshold = toBase(v.finite(r.threshold, `requirement ${i + 1} threshold`), (v.optText(r.unit, 'unit', 40) ?? '').trim());
-      return {
-        metric: v.text(r.metric, `requirement ${i + 1} metric`, { required: true, max: 200 }).trim(),
-        comparator: v.oneOf(r.comparator, COMPARATORS, `requirement ${i + 1} comparator`),
-        threshold: threshold.value,
-        unit: threshold.unit,
-        label: v.optText(r.label, 'label', 200) ?? '',
-      };
-    });
+    const reqs = requirements.map((raw, i) => f.requirementFields(raw, i));
     this.tx(() => { q.replaceRequirements(this.db, study.id, reqs); this.changed(study.id); });
     return q.getStudy(this.db, study.id)!;
   }
@@ -183,50 +166,8 @@ export class NotebookService implements NotebookMethods {
     return q.listProfiles(this.db);
   }
 
-  private profileColumns(raw: unknown, base?: HardwareProfile): q.ProfileColumns {
-    const r = v.record(raw, 'profile');
-    const str = (key: string, max = 2000): string | undefined => v.optText(r[key], key, max);
-    const disks = r.disks === undefined ? base?.disks ?? [] : this.disks(r.disks);
-    const name = r.name === undefined ? base?.name : v.text(r.name, 'name', { required: true, max: 300 }).trim();
-    if (!name) v.fail('name must not be empty');
-    const count = (key: string, current: number | null | undefined): number | null => {
-      const x = v.optCount(r[key], key);
-      return x === undefined ? current ?? null : x;
-    };
-    return {
-      name,
-      cpuModel: str('cpuModel') ?? base?.cpuModel ?? '',
-      cores: count('cores', base?.cores),
-      threads: count('threads', base?.threads),
-      memoryBytes: count('memoryBytes', base?.memoryBytes),
-      disks,
-      os: str('os') ?? base?.os ?? '',
-      kernel: str('kernel') ?? base?.kernel ?? '',
-      cloud: str('cloud') ?? base?.cloud ?? '',
-      software: str('software', 10_000) ?? base?.software ?? '',
-      notes: str('notes', 100_000) ?? base?.notes ?? '',
-    };
-  }
-
-  private disks(raw: unknown): Disk[] {
-    if (!Array.isArray(raw)) v.fail('disks must be a list');
-    if (raw.length > 64) v.fail('at most 64 disks per profile');
-    return raw.map((d, i) => {
-      const r = v.record(d, `disk ${i + 1}`);
-      const n = (key: string): number | null => v.optCount(r[key], `disk ${i + 1} ${key}`) ?? null;
-      return {
-        name: v.text(r.name, `disk ${i + 1} name`, { required: true, max: 200 }).trim(),
-        sizeBytes: n('sizeBytes'),
-        logicalSectorBytes: n('logicalSectorBytes'),
-        physicalSectorBytes: n('physicalSectorBytes'),
-        blockBytes: n('blockBytes'),
-        kind: r.kind === undefined ? 'unknown' : v.oneOf(r.kind, DISK_KINDS, `disk ${i + 1} kind`),
-      };
-    });
-  }
-
   createProfile(input: Parameters<ApiMethods['createProfile']>[0]): HardwareProfile {
-    const cols = this.profileColumns(input);
+    const cols = f.profileFields(input);
     const id = q.insertProfile(this.db, cols);
     this.onChange(null);
     return q.getProfile(this.db, id)!;
@@ -235,7 +176,7 @@ export class NotebookService implements NotebookMethods {
   updateProfile(id: number, patch: Parameters<ApiMethods['updateProfile']>[1]): HardwareProfile {
     const pid = v.id(id, 'profile id');
     const current = q.getProfile(this.db, pid) ?? notFound('hardware profile', pid);
-    q.updateProfile(this.db, pid, this.profileColumns(patch, current));
+    q.updateProfile(this.db, pid, f.profileFields(patch, current));
     this.onChange(null);
     return q.getProfile(this.db, pid)!;
   }
@@ -255,20 +196,12 @@ export class NotebookService implements NotebookMethods {
 
   private experimentColumns(raw: unknown, base?: Experiment): q.ExperimentColumns {
     const r = v.record(raw, 'experiment');
-    const title = r.title === undefined ? base?.title : v.text(r.title, 'title', { required: true, max: 300 }).trim();
-    if (!title) v.fail('title must not be empty');
     let profileId = base?.profileId ?? null;
     if (r.profileId !== undefined) {
       profileId = r.profileId === null ? null : v.id(r.profileId, 'profile id');
       if (profileId !== null && !q.getProfile(this.db, profileId)) notFound('hardware profile', profileId);
     }
-    return {
-      title,
-      profileId,
-      date: r.date === undefined ? base?.date ?? today() : v.isoDate(r.date),
-      notes: v.optText(r.notes, 'notes', 1_000_000) ?? base?.notes ?? '',
-      status: r.status === undefined ? base?.status ?? 'kept' : v.oneOf(r.status, EXPERIMENT_STATUSES, 'status'),
-    };
+    return { ...f.experimentFields(r, base), profileId };
   }
 
   createExperiment(studyId: number, input: Parameters<ApiMethods['createExperiment']>[1]): Experiment {
@@ -323,22 +256,9 @@ export class NotebookService implements NotebookMethods {
 
   // ---- config changes ------------------------------------------------------------------------
 
-  private changeColumns(raw: unknown, base?: ConfigChange): Omit<ConfigChange, 'id'> {
-    const r = v.record(raw, 'config change');
-    const key = r.key === undefined ? base?.key : v.text(r.key, 'key', { required: true, max: 1000 }).trim();
-    if (!key) v.fail('key must not be empty');
-    return {
-      key,
-      scope: v.optText(r.scope, 'scope', 200) ?? base?.scope ?? '',
-      before: v.optText(r.before, 'before', 100_000) ?? base?.before ?? '',
-      after: v.optText(r.after, 'after', 100_000) ?? base?.after ?? '',
-      why: v.optText(r.why, 'why', 100_000) ?? base?.why ?? '',
-    };
-  }
-
   addConfigChange(experimentId: number, input: Parameters<ApiMethods['addConfigChange']>[1]): ConfigChange {
     const e = this.experiment(experimentId);
-    const cols = this.changeColumns(input);
+    const cols = f.changeFields(input);
     const id = this.tx(() => { const id = q.insertConfigChange(this.db, e.id, cols); this.changed(e.studyId); return id; });
     return q.getConfigChange(this.db, id)!;
   }
@@ -347,7 +267,7 @@ export class NotebookService implements NotebookMethods {
     const cid = v.id(id, 'config change id');
     const c = q.getConfigChange(this.db, cid) ?? notFound('config change', cid);
     const e = this.experiment(c.experimentId);
-    this.tx(() => { q.updateConfigChange(this.db, cid, this.changeColumns(patch, c)); this.changed(e.studyId); });
+    this.tx(() => { q.updateConfigChange(this.db, cid, f.changeFields(patch, c)); this.changed(e.studyId); });
     const { experimentId: _e, ...out } = q.getConfigChange(this.db, cid)!;
     return out;
   }
@@ -363,20 +283,7 @@ export class NotebookService implements NotebookMethods {
 
   private metricColumns(raw: unknown, base?: ResultMetric): q.ResultColumns {
     const r = v.record(raw, 'metric');
-    const name = r.name === undefined ? base?.name : v.text(r.name, 'name', { required: true, max: 200 }).trim();
-    if (!name) v.fail('name must not be empty');
-    const value = r.value === undefined ? base?.value : v.finite(r.value, 'value');
-    if (value === undefined) v.fail('value must be a number');
-    // a value in a unit Tunebook knows is stored in its base unit (8788 KiB/s → 8998912 B/s)
-    const q1 = toBase(value, (v.optText(r.unit, 'unit', 40) ?? base?.unit ?? '').trim());
-    return {
-      name,
-      value: q1.value,
-      unit: q1.unit,
-      better: r.better === undefined ? base?.better ?? 'higher' : v.oneOf(r.better, ['higher', 'lower'] as const, 'better'),
-      primary: r.primary === undefined ? base?.primary ?? false : v.bool(r.primary, 'primary'),
-      source: r.source === undefined ? base?.source ?? null : this.resultSource(r.source),
-    };
+    return { ...f.metricFields(r, base), source: r.source === undefined ? base?.source ?? null : this.resultSource(r.source) };
   }
 
   /** A result's capture: it must be stored, and the figure is named by its metric (labels and lines optional). */
@@ -385,17 +292,7 @@ export class NotebookService implements NotebookMethods {
     const r = v.record(raw, 'source');
     const captureId = v.id(r.captureId, 'source capture id');
     const row = cq.getCaptureRow(this.db, captureId) ?? notFound('capture', captureId);
-    const out: ResultSource = { captureId, captureName: row.name, metric: v.text(r.metric, 'source metric', { required: true, max: 200 }) };
-    if (r.labels !== undefined) {
-      const labels = v.record(r.labels, 'source labels');
-      out.labels = Object.fromEntries(Object.entries(labels).slice(0, 20).map(([k, x]) => [k.slice(0, 100), v.text(x, `source label ${k}`, { max: 1000 })]));
-    }
-    if (r.lines !== undefined) {
-      const l = r.lines;
-      if (!Array.isArray(l) || l.length !== 2 || !l.every((n) => Number.isSafeInteger(n) && (n as number) > 0)) v.fail('source lines must be two line numbers');
-      out.lines = [l[0] as number, l[1] as number];
-    }
-    return out;
+    return { captureId, captureName: row.name, ...f.sourceFields(r) };
   }
 
   addResultMetric(experimentId: number, input: Parameters<ApiMethods['addResultMetric']>[1]): ResultMetric {
