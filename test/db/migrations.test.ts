@@ -68,6 +68,25 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('schema 5 gives every study, experiment and profile a uid, also rows inserted later without one', () => {
+    const file = path.join(tmp(), 'uids.tunebook');
+    const old = openNotebookDb(file, { create: true, targetVersion: 4 });
+    old.prepare(`INSERT INTO study (title, goal, created_at, updated_at) VALUES ('a', '', 'a', 'b'), ('b', '', 'a', 'b')`).run();
+    old.prepare(`INSERT INTO profile (name, created_at, updated_at) VALUES ('vm', 'a', 'b')`).run();
+    old.close();
+    const db = openNotebookDb(file);
+    db.prepare(`INSERT INTO experiment (study_id, position, title, date, status, created_at, updated_at) VALUES (1, 0, 'x', '2019-01-01', 'kept', 'a', 'b')`).run();
+    db.prepare(`INSERT INTO study (title, goal, created_at, updated_at, uid) VALUES ('c', '', 'a', 'b', 'feedface00000000')`).run();
+    const uids = db.prepare(`SELECT uid FROM study UNION ALL SELECT uid FROM experiment UNION ALL SELECT uid FROM profile`).pluck().all() as string[];
+    expect(uids).toHaveLength(5);
+    for (const u of uids) expect(u).toMatch(/^[0-9a-f]{16,32}$/);
+    expect(new Set(uids).size).toBe(5);
+    expect(uids).toContain('feedface00000000');
+    // one uid names one row
+    expect(() => db.prepare(`UPDATE study SET uid = 'feedface00000000' WHERE id = 1`).run()).toThrow(/UNIQUE/);
+    db.close();
+  });
+
   it('a failing migration rolls back and leaves the version where it was', () => {
     const file = path.join(tmp(), 'broken.tunebook');
     const db = openNotebookDb(file, { create: true, targetVersion: 1 });

@@ -3,9 +3,10 @@ import { migration0001 } from './0001-initial';
 import { migration0002 } from './0002-search';
 import { migration0003 } from './0003-evidence';
 import { migration0004 } from './0004-study-view';
+import { migration0005 } from './0005-uids';
 
 /** Every migration, oldest first. Add new ones at the end; never edit a released one. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
