@@ -1,79 +1,64 @@
+import { Fragment, useMemo } from 'react';
 import type { ReactNode } from 'react';
+import { parseMarkdown } from '../../../../shared/markdown';
+import type { MdBlock, MdInline } from '../../../../shared/markdown';
 import './Markdown.css';
 
 /**
- * A deliberately tiny Markdown renderer producing React elements (never HTML strings): paragraphs,
- * headings, bullet and numbered lists, fenced code blocks, `code`, **strong**, *emphasis*, and
- * links shown as text followed by their address (nothing is clickable, nothing is fetched).
+ * A note's Markdown as React elements (never HTML strings), from the one safe tree of
+ * shared/markdown.ts: CommonMark and GFM (tables, task lists, strikethrough). Raw HTML shows as the
+ * text it is; links show their text followed by their address (nothing in a note navigates the
+ * window or loads anything); images show what they are and where from.
  */
 export function Markdown({ text }: { text: string }) {
-  return <div className="markdown">{renderBlocks(text.replace(/\r\n?/g, '\n'))}</div>;
+  const tree = useMemo(() => parseMarkdown(text), [text]);
+  return <div className="markdown">{tree.map((b, i) => <Block key={i} node={b} />)}</div>;
 }
 
-function renderBlocks(text: string): ReactNode[] {
-  const lines = text.split('\n');
-  const out: ReactNode[] = [];
-  let i = 0;
-  let key = 0;
-  while (i < lines.length) {
-    const line = lines[i]!;
-    if (/^\s*$/.test(line)) { i++; continue; }
-    const fence = /^\s*(```|~~~)/.exec(line);
-    if (fence) {
-      const body: string[] = [];
-      i++;
-      while (i < lines.length && !lines[i]!.trimStart().startsWith(fence[1]!)) body.push(lines[i++]!);
-      i++;
-      out.push(<pre key={key++}><code>{body.join('\n')}</code></pre>);
-      continue;
+function Block({ node: n }: { node: MdBlock }): ReactNode {
+  switch (n.type) {
+    case 'paragraph': return <p><Inlines nodes={n.children} /></p>;
+    // a note's headings are emphasis inside the experiment, not page structure
+    case 'heading': return <p className={`md-heading md-h${n.depth}`}><Inlines nodes={n.children} /></p>;
+    case 'list': {
+      const items = n.items.map((it, i) => (
+        <li key={i} className={it.checked === null ? undefined : 'md-task'}>
+          {it.checked !== null && <input type="checkbox" checked={it.checked} readOnly disabled aria-label={it.checked ? 'done' : 'not done'} />}
+          {it.children.map((c, j) => <Block key={j} node={c} />)}
+        </li>
+      ));
+      return n.ordered ? <ol start={n.start ?? undefined}>{items}</ol> : <ul>{items}</ul>;
     }
-    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
-    if (heading) {
-      out.push(<p key={key++} className="md-heading">{renderInline(heading[2]!)}</p>);
-      i++;
-      continue;
+    case 'blockquote': return <blockquote>{n.children.map((c, i) => <Block key={i} node={c} />)}</blockquote>;
+    case 'code': return <pre><code>{n.value}</code></pre>;
+    case 'thematicBreak': return <hr />;
+    case 'table': {
+      const [head, ...body] = n.rows;
+      const align = (i: number) => n.align[i] ?? undefined;
+      return (
+        <div className="md-table">
+          <table>
+            <thead><tr>{(head ?? []).map((c, i) => <th key={i} style={{ textAlign: align(i) }}><Inlines nodes={c} /></th>)}</tr></thead>
+            <tbody>{body.map((r, i) => <tr key={i}>{r.map((c, j) => <td key={j} style={{ textAlign: align(j) }}><Inlines nodes={c} /></td>)}</tr>)}</tbody>
+          </table>
+        </div>
+      );
     }
-    if (/^\s*[-*+]\s+/.test(line) || /^\s*\d+[.)]\s+/.test(line)) {
-      const ordered = /^\s*\d+[.)]\s+/.test(line);
-      const items: string[] = [];
-      const itemRe = ordered ? /^\s*\d+[.)]\s+(.*)$/ : /^\s*[-*+]\s+(.*)$/;
-      while (i < lines.length) {
-        const m = itemRe.exec(lines[i]!);
-        if (m) { items.push(m[1]!); i++; continue; }
-        if (/^\s{2,}\S/.test(lines[i]!) && items.length) { items[items.length - 1] += ' ' + lines[i]!.trim(); i++; continue; }
-        break;
-      }
-      const children = items.map((it, n) => <li key={n}>{renderInline(it)}</li>);
-      out.push(ordered ? <ol key={key++}>{children}</ol> : <ul key={key++}>{children}</ul>);
-      continue;
-    }
-    const para: string[] = [];
-    while (i < lines.length && !/^\s*$/.test(lines[i]!) && !/^\s*(```|~~~|#{1,6}\s|[-*+]\s|\d+[.)]\s)/.test(lines[i]!)) para.push(lines[i++]!);
-    if (!para.length) { para.push(line); i++; }
-    out.push(<p key={key++}>{renderInline(para.join('\n'))}</p>);
   }
-  return out;
 }
 
-const INLINE = /(`[^`]+`)|(\*\*[^*]+\*\*|__[^_]+__)|(\*[^*\s][^*]*\*|_[^_\s][^_]*_)|(\[[^\]]+\]\([^)\s]+\))/;
+function Inlines({ nodes }: { nodes: MdInline[] }) {
+  return <>{nodes.map((n, i) => <Inline key={i} node={n} />)}</>;
+}
 
-function renderInline(text: string): ReactNode[] {
-  const out: ReactNode[] = [];
-  let rest = text;
-  let key = 0;
-  while (rest) {
-    const m = INLINE.exec(rest);
-    if (!m) { out.push(rest); break; }
-    if (m.index > 0) out.push(rest.slice(0, m.index));
-    const tok = m[0];
-    if (m[1]) out.push(<code key={key++}>{tok.slice(1, -1)}</code>);
-    else if (m[2]) out.push(<strong key={key++}>{renderInline(tok.slice(2, -2))}</strong>);
-    else if (m[3]) out.push(<em key={key++}>{renderInline(tok.slice(1, -1))}</em>);
-    else {
-      const link = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(tok)!;
-      out.push(<span key={key++} className="md-link">{link[1]} <span className="md-url">({link[2]})</span></span>);
-    }
-    rest = rest.slice(m.index + tok.length);
+function Inline({ node: n }: { node: MdInline }): ReactNode {
+  switch (n.type) {
+    case 'text': return n.value;
+    case 'strong': return <strong><Inlines nodes={n.children} /></strong>;
+    case 'emphasis': return <em><Inlines nodes={n.children} /></em>;
+    case 'delete': return <del><Inlines nodes={n.children} /></del>;
+    case 'inlineCode': return <code>{n.value}</code>;
+    case 'break': return <br />;
+    case 'link': return <Fragment><span className="md-link"><Inlines nodes={n.children} /></span> <span className="md-url">({n.url})</span></Fragment>;
   }
-  return out;
 }
