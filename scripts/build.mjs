@@ -2,7 +2,8 @@
 //   dist/electron/main.cjs, dist/electron/preload.cjs  (Electron main + sandboxed preload)
 //   dist/cli.cjs                                        (tunebook CLI and browser-mode host)
 //   dist/renderer/                                      (the React UI, built by Vite)
-// Node-side bundles keep better-sqlite3 and electron external.
+// Node-side bundles keep better-sqlite3 and electron external, and playwright-core (PDF export from the
+// CLI loads it when asked: it cannot be bundled and is large).
 import { build as esbuild } from 'esbuild';
 import { build as vite } from 'vite';
 import { existsSync } from 'node:fs';
@@ -19,7 +20,7 @@ const common = {
   target: 'node20',
   format: 'cjs',
   sourcemap: 'linked',
-  external: ['electron', 'better-sqlite3'],
+  external: ['electron', 'better-sqlite3', 'playwright-core'],
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
   absWorkingDir: root,

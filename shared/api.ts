@@ -5,6 +5,7 @@
  * Arguments and results are JSON-safe.
  */
 import type {
+  BundleImportResult, BundleSource, ExportOptions, ExportResult,
   CaptureLines, CaptureMatches, ConfigChange, ConfigChangeInput, Experiment, ExperimentCapture, ExperimentComparison, ExperimentInput, ExperimentRef,
   HardwareProfile, HardwareProfileInput, ImportOptions, ImportResult, ImportSource, NotebookInfo, Proposals,
   RequirementInput, ResultMetric, ResultMetricInput, SearchHit, SeriesPoints, StoredCapture, Study, StudyComparison, StudyDetail, StudyView,
@@ -105,6 +106,23 @@ export interface ApiMethods {
   compactNotebook(): { bytesBefore: number; bytesAfter: number; capturesRemoved: number };
   /** what the experiment's captures suggest: its primary result, its hardware profile, its config changes */
   experimentProposals(experimentId: number): Proposals;
+
+  // reports and bundles
+  /** the study's report (or of chosen experiments) as one self-contained HTML document: the Export dialog's preview */
+  reportPreview(studyId: number, experimentIds?: number[] | null): string;
+  /**
+   * Export a study, or chosen experiments of it, as a self-contained HTML report, Markdown with its
+   * chart images, PDF, or a bundle (.eln) another Tunebook imports. Written to `path`; without one,
+   * the desktop app asks where, and browser mode offers the file as a download. Progress:
+   * onDidProgressStore (task 'export'); cancelStoreTask stops it and leaves no file behind.
+   */
+  exportStudy(studyId: number, options: ExportOptions): ExportResult;
+  /**
+   * Import a bundle (.eln) exported by Tunebook: checked whole first (format, version, sizes, paths,
+   * checksums), then written in one transaction — all of it or nothing. What the notebook already
+   * holds is left as it is. Progress: onDidProgressStore (task 'bundle').
+   */
+  importBundle(source: BundleSource): BundleImportResult;
 }
 
 export interface CaptureKind { id: string; title: string }
@@ -134,11 +152,13 @@ export interface ApiEvents {
 }
 export const API_EVENTS = ['onDidChangeNotebook', 'onDidChangeData', 'onDidProgressParse', 'onDidProgressStore', 'onDidRequestAction'] as const satisfies readonly (keyof ApiEvents)[];
 
-export interface StoreProgress { task: 'import' | 'reparse' | 'compact'; file: string; index: number; count: number; read: number; total: number }
+export interface StoreProgress { task: 'import' | 'reparse' | 'compact' | 'export' | 'bundle'; file: string; index: number; count: number; read: number; total: number }
 export type RequestedAction =
   | { action: 'import-captures'; paths: string[] }
   | { action: 'reparse-captures' }
-  | { action: 'compact-notebook' };
+  | { action: 'compact-notebook' }
+  | { action: 'export-study' }
+  | { action: 'import-bundle'; path: string };
 
 /** Every method name, for hosts that route by name. The type check below keeps it complete. */
 export const API_METHODS = [
@@ -153,6 +173,7 @@ export const API_METHODS = [
   'importCaptures', 'cancelStoreTask', 'getCapture', 'captureLines', 'findInCapture', 'captureSeries',
   'updateCaptureLink', 'detachCapture', 'restoreCaptureLink', 'setCaptureKind', 'reparseCaptures', 'compactNotebook',
   'experimentProposals',
+  'reportPreview', 'exportStudy', 'importBundle',
 ] as const satisfies readonly ApiMethodName[];
 
 type Missing = Exclude<ApiMethodName, (typeof API_METHODS)[number]>;

@@ -444,3 +444,39 @@ export interface ExperimentComparison {
 
 /** An experiment listed for choosing (the side-by-side pickers). */
 export interface ExperimentRef { id: number; title: string; position: number; studyId: number; studyTitle: string }
+
+// ---- reports and bundles ----------------------------------------------------------------------
+
+export type ReportFormat = 'html' | 'md' | 'pdf' | 'eln';
+export const REPORT_FORMATS: readonly ReportFormat[] = ['html', 'md', 'pdf', 'eln'];
+
+export interface ExportOptions {
+  format: ReportFormat;
+  /** the experiments to export (kept in the study's order); all when absent */
+  experimentIds?: number[] | null;
+  /** where to write it (the CLI; the desktop app after its Save dialog). Browser mode offers a download instead. */
+  path?: string | null;
+}
+
+export interface ExportResult {
+  format: ReportFormat;
+  /** the file written, or null for a download / a cancelled Save dialog */
+  path: string | null;
+  /** browser mode: fetch it from /api/download/<download> */
+  download: string | null;
+  fileName: string;
+  bytes: number;
+  /** every file written (Markdown: the .md and its chart images) */
+  files: string[];
+  /** the user closed the Save dialog: nothing was written */
+  cancelled?: boolean;
+}
+
+export type BundleSource = { path: string } | { upload: string };
+
+export interface BundleImportResult {
+  studies: { id: number; title: string; created: boolean; experimentsAdded: number; experimentsAlreadyHere: number }[];
+  capturesAdded: number;
+  capturesAlreadyHere: number;
+  profilesAdded: number;
+}

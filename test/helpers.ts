@@ -11,19 +11,7 @@ export function useTempDir(): () => string {
   return () => dir;
 }
 
-/** The case-study seed captures (../shared/fixtures/seed-captures), as copied into this repo's fixtures. */
-export const SEED_CAPTURES = {
-  'fdisk-l-vda.txt': 'fdisk',
-  'fio-randwrite-4k-qd64-j64.txt': 'fio',
-  'fio-write-4k-qd64-j64.txt': 'fio',
-  'iostat-x-d-1-during-randwrite.txt': 'iostat',
-  'iostat-x-d-1-during-seqwrite.txt': 'iostat',
-  'tune2fs-block-size.txt': 'tune2fs',
-} as const;
-
-export function seedPath(name: keyof typeof SEED_CAPTURES): string {
-  return path.join(__dirname, 'fixtures', 'captures', SEED_CAPTURES[name], name);
-}
+export { SEED_CAPTURES, seedPath } from './fixtures/seeds';
 
 const ROOT = path.join(__dirname, '..');
 
@@ -45,7 +33,7 @@ export function buildBundles(): Promise<{ dir: string; cli: string; parseWorkerF
     const entries = { cli: 'electron/cli/main.ts', parseWorker: 'electron/services/parseWorker.ts', storeWorker: 'electron/services/storeWorker.ts' };
     await Promise.all(Object.entries(entries).map(([name, entry]) => build({
       entryPoints: [path.join(ROOT, entry)], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-      outfile: path.join(dir, `${name}.cjs`), external: ['better-sqlite3', 'electron'], logLevel: 'silent',
+      outfile: path.join(dir, `${name}.cjs`), external: ['better-sqlite3', 'electron', 'playwright-core'], logLevel: 'silent',
     })));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     return { dir, cli: path.join(dir, 'cli.cjs'), parseWorkerFile: path.join(dir, 'parseWorker.cjs'), storeWorkerFile: path.join(dir, 'storeWorker.cjs') };

@@ -1,6 +1,6 @@
 /**
  * The `tunebook` command line: the same services as the app, from a terminal or a script.
- *   tunebook serve | parse | diff | import | show | cat | reparse | vacuum   (see HELP)
+ *   tunebook serve | parse | diff | import | show | cat | report | import-bundle | reparse | vacuum   (see HELP)
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +15,8 @@ import { toCaptureJson } from '../../shared/capture/json';
 import { summarizeSeries } from '../../shared/capture/series';
 import type { ParsedCapture } from '../../shared/capture/types';
 import { TunebookError } from '../../shared/api';
-import type { ImportResult, ResultMetric, StudySummary } from '../../shared/model';
+import { REPORT_FORMATS } from '../../shared/model';
+import type { BundleImportResult, ExportResult, ImportResult, ReportFormat, ResultMetric, StudySummary } from '../../shared/model';
 import { compareSnapshots } from '../../shared/snapshotDiff';
 import { showStudyJson } from '../../shared/showJson';
 import { formatNumber, formatQuantity, parseQuantity } from '../../shared/units';
@@ -49,6 +50,17 @@ Usage:
                                       config changes, results, captures and the timeline
   tunebook cat CAPTURE_ID [--notebook FILE]
                                       write a stored capture's bytes to stdout, as imported
+  tunebook report STUDY --format html|md|pdf|eln -o PATH [options]
+                                      export a study (title or id): a self-contained HTML
+                                      report, Markdown with its charts beside it (PATH-charts/),
+                                      PDF (needs Chromium: TUNEBOOK_CHROMIUM), or a bundle
+                                      (.eln) another Tunebook imports with nothing lost
+      --notebook FILE                 notebook file (default: the app's notebook)
+      --experiments ID,ID…            only these experiments (tunebook show --json lists ids)
+      --json                          print what was written as JSON
+  tunebook import-bundle PATH [--notebook FILE] [--json]
+                                      import a bundle (.eln): checked whole first, then all of
+                                      it or nothing; what the notebook holds is left as it is
   tunebook reparse [--notebook FILE]  parse every stored capture again with this version's parsers
   tunebook vacuum [--notebook FILE]   give the space of removed captures back to the disk
   tunebook --version | --help
@@ -285,6 +297,60 @@ async function cat(argv: string[]): Promise<number> {
   }
 }
 
+async function report(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
+    notebook: { type: 'string' }, format: { type: 'string' }, output: { type: 'string', short: 'o' }, experiments: { type: 'string' }, json: { type: 'boolean' },
+  } });
+  if (positionals.length !== 1) throw new TunebookError('invalid', 'give one study (its title or id): tunebook report STUDY --format html|md|pdf|eln -o PATH');
+  const format = values.format as ReportFormat | undefined;
+  if (!format || !REPORT_FORMATS.includes(format)) throw new TunebookError('invalid', `--format must be one of ${REPORT_FORMATS.join(', ')}`);
+  if (!values.output) throw new TunebookError('invalid', 'say where to write it: -o PATH');
+  const experimentIds = values.experiments === undefined ? null : values.experiments.split(',').map((x) => {
+    if (!/^\s*\d+\s*$/.test(x)) throw new TunebookError('invalid', `--experiments takes experiment ids separated by commas, not "${values.experiments}"`);
+    return Number(x);
+  });
+  const backend = openExisting(notebookFile(values.notebook));
+  const done = progressPrinter(backend);
+  try {
+    const api = backend.api;
+    const study = findStudy(api.listStudies(), positionals[0]!) ?? (() => { throw new TunebookError('not-found', `no study "${positionals[0]}" (tunebook show lists them)`); })();
+    const r = await (api.exportStudy(study.id, { format, experimentIds, path: path.resolve(values.output) }) as unknown as Promise<ExportResult>);
+    done();
+    if (values.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+    else for (const f of r.files) console.log(f);
+    return 0;
+  } finally {
+    done();
+    backend.close();
+  }
+}
+
+async function importBundleCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { notebook: { type: 'string' }, json: { type: 'boolean' } } });
+  if (positionals.length !== 1) throw new TunebookError('invalid', 'give one bundle: tunebook import-bundle PATH');
+  const file = path.resolve(positionals[0]!);
+  if (!existsSync(file)) throw new TunebookError('not-found', `no such file: ${positionals[0]}`);
+  const backend = new Backend({ notebookPath: notebookFile(values.notebook), userDataDir: userDataDir() });
+  const done = progressPrinter(backend);
+  try {
+    const r = await (backend.api.importBundle({ path: file }) as unknown as Promise<BundleImportResult>);
+    done();
+    if (values.json) {
+      process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+      return 0;
+    }
+    for (const s of r.studies) {
+      const what = s.created ? 'added' : s.experimentsAdded ? 'already here; added its new experiments' : 'already here';
+      console.log(`${s.title}  (study ${s.id}): ${what}, ${formatNumber(s.experimentsAdded)} experiments added${s.experimentsAlreadyHere ? `, ${formatNumber(s.experimentsAlreadyHere)} already here` : ''}`);
+    }
+    console.log(`captures: ${formatNumber(r.capturesAdded)} stored, ${formatNumber(r.capturesAlreadyHere)} already here; hardware profiles: ${formatNumber(r.profilesAdded)} added`);
+    return 0;
+  } finally {
+    done();
+    backend.close();
+  }
+}
+
 async function maintenance(argv: string[], task: 'reparse' | 'vacuum'): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { notebook: { type: 'string' } } });
   const backend = openExisting(notebookFile(values.notebook));
@@ -328,6 +394,10 @@ async function main(argv: string[]): Promise<number> {
       return show(rest);
     case 'cat':
       return cat(rest);
+    case 'report':
+      return report(rest);
+    case 'import-bundle':
+      return importBundleCommand(rest);
     case 'reparse':
       return maintenance(rest, 'reparse');
     case 'vacuum':

@@ -5,6 +5,7 @@
  * keeps other web pages and DNS-rebinding attacks away from the notebook.
  *   POST /api/<method>   {"args": [...]}  →  {"result": …} | {"error": {code, message}}
  *   POST /api/upload?name=FILE  raw bytes  →  {"result": {"upload": id}}  (then importCaptures({ upload: id }))
+ *   GET  /api/download/<id>     an exported report or bundle (exportStudy without a path gives the id)
  *   GET  /api/events?token=…  Server-Sent Events (ApiEvents)
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -108,6 +109,7 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     const name = url.pathname.slice('/api/'.length);
     if (name === 'events' && req.method === 'GET') return openEvents(req, res);
     if (name === 'upload' && req.method === 'POST') return receiveUpload(req, res, url);
+    if (name.startsWith('download/') && req.method === 'GET') return sendDownload(res, name.slice('download/'.length));
     if (req.method !== 'POST') return sendError(res, 'invalid', 'use POST for API calls');
     if (!isApiMethod(name)) return sendError(res, 'not-found', `unknown method "${name}"`);
     if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return sendError(res, 'invalid', 'send the arguments as application/json');
@@ -125,6 +127,10 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
       return sendError(res, 'invalid', `bad request body: ${e instanceof Error ? e.message : String(e)}`);
     }
     if (!Array.isArray(args)) return sendError(res, 'invalid', '"args" must be a list');
+    // a browser may not choose where the server writes: an export comes back as a download
+    if (name === 'exportStudy' && typeof args[1] === 'object' && args[1] !== null && (args[1] as { path?: unknown }).path != null) {
+      return sendError(res, 'forbidden', 'in browser mode an export is downloaded; it cannot be written to a path on the server');
+    }
     try {
       const result = await backend.call(name, args);
       send(res, 200, result === undefined ? {} : { result });
@@ -163,6 +169,25 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
       return;
     }
     send(res, 200, { result: { upload: backend.registerUpload(file, fileName) } });
+  }
+
+  /** An exported file, as an attachment under the name it was exported with. */
+  function sendDownload(res: ServerResponse, id: string): void {
+    const d = /^[0-9a-f]{24}$/.test(id) ? backend.download(id) : undefined;
+    let size = -1;
+    try { if (d) size = statSync(d.file).size; } catch { size = -1; }
+    if (!d || size < 0) return sendError(res, 'not-found', 'this download is unknown or gone (export it again)');
+    const ascii = d.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+    res.writeHead(200, {
+      'Content-Type': d.type,
+      'Content-Length': String(size),
+      'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(d.name)}`,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
+      // an HTML report opened from here still runs nothing
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox",
+    });
+    createReadStream(d.file).pipe(res);
   }
 
   function openEvents(req: IncomingMessage, res: ServerResponse): void {

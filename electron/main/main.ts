@@ -24,6 +24,7 @@ import { buildMenuTemplate } from './menu';
 import type { DialogLike, NotebookActionDeps } from './notebookActions';
 import { describeOpenError, newNotebookInteractive, openNotebookFile, openNotebookInteractive } from './notebookActions';
 import { createAppProtocolHandler } from './protocol';
+import { printReportPdf } from './printPdf';
 import {
   CONTENT_SECURITY_POLICY, decideNavigation, decidePermission, decideWindowOpen, isAllowedExternalUrl,
   isAllowedRequest, withCspHeader,
@@ -100,6 +101,22 @@ async function chooseCaptures(): Promise<void> {
   if (!r.canceled && r.filePaths.length) requestAction({ action: 'import-captures', paths: r.filePaths });
 }
 
+async function chooseBundle(): Promise<void> {
+  const r = await windowDialog.showOpenDialog({
+    title: 'Import a bundle', buttonLabel: 'Import', properties: ['openFile'],
+    filters: [{ name: 'Tunebook bundle', extensions: ['eln', 'zip'] }],
+  });
+  if (!r.canceled && r.filePaths[0]) requestAction({ action: 'import-bundle', path: r.filePaths[0] });
+}
+
+/** The Save dialog of an export, starting in Documents. */
+async function chooseSavePath(o: { title: string; defaultName: string; filterName: string; extensions: string[] }): Promise<string | null> {
+  const r = await windowDialog.showSaveDialog({
+    title: o.title, defaultPath: path.join(app.getPath('documents'), o.defaultName), filters: [{ name: o.filterName, extensions: o.extensions }],
+  });
+  return r.canceled || !r.filePath ? null : r.filePath;
+}
+
 function rebuildMenu(): void {
   const b = backend;
   const recent = b ? (b.call('recentNotebooks', []) as string[]) : [];
@@ -116,6 +133,8 @@ function rebuildMenu(): void {
       importCaptures: () => { void chooseCaptures(); },
       reparseCaptures: () => requestAction({ action: 'reparse-captures' }),
       compactNotebook: () => requestAction({ action: 'compact-notebook' }),
+      exportStudy: () => requestAction({ action: 'export-study' }),
+      importBundle: () => { void chooseBundle(); },
       openExternal: openExternalSafely,
       showAbout: () => {
         void windowDialog.showMessageBox({
@@ -222,6 +241,7 @@ async function start(): Promise<void> {
     return;
   }
   backend = b;
+  b.setHostHooks({ chooseSavePath, printPdf: printReportPdf });
   registerApiHandlers(ipcMain, { backend: b, getWebContents: getAppWebContents });
   forwardEvents(b, getAppWebContents);
   b.on('onDidChangeNotebook', notebookOpened);

@@ -14,6 +14,10 @@ export interface MenuActions {
   importCaptures(): void;
   reparseCaptures(): void;
   compactNotebook(): void;
+  /** the window's Export dialog for the study it shows */
+  exportStudy(): void;
+  /** choose a bundle (.eln) and import it */
+  importBundle(): void;
   openExternal(url: string): void;
   showAbout(): void;
 }
@@ -52,6 +56,9 @@ export function buildMenuTemplate(opts: MenuOptions): MenuItemConstructorOptions
       { id: 'import-captures', label: 'Import Captures…', accelerator: 'CmdOrCtrl+I', click: () => actions.importCaptures() },
       { id: 'reparse-captures', label: 'Re-parse All Captures', click: () => actions.reparseCaptures() },
       { id: 'compact-notebook', label: 'Compact Notebook', click: () => actions.compactNotebook() },
+      { type: 'separator' },
+      { id: 'export-study', label: 'Export…', accelerator: 'CmdOrCtrl+E', click: () => actions.exportStudy() },
+      { id: 'import-bundle', label: 'Import Bundle…', click: () => actions.importBundle() },
       { type: 'separator' },
       isMac ? { role: 'close' } : { role: 'quit', label: 'Quit', accelerator: 'CmdOrCtrl+Q' },
     ],

@@ -5,11 +5,12 @@
  */
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { API_METHODS, isApiMethod, TunebookError, type ApiEvents, type ApiMethodName, type ApiMethods } from '../../shared/api';
-import type { ImportedCapture, ImportOptions, ImportResult, NotebookInfo } from '../../shared/model';
+import { REPORT_FORMATS } from '../../shared/model';
+import type { BundleImportResult, ExportResult, ImportedCapture, ImportOptions, ImportResult, NotebookInfo, ReportFormat } from '../../shared/model';
 import * as v from '../../shared/validate';
 import { openNotebookDb, schemaVersion, type Db } from '../db/connection';
 import * as cq from '../db/captureQueries';
@@ -20,8 +21,12 @@ import type { ParseEvent, ParseRequest } from './parseWorker';
 import type { ImportFile, StoreEvent, StoreJob, StoreResult } from './storeWorker';
 import { walkPaths } from './captureFiles';
 import * as store from './captureStore';
-import { storeError } from './errors';
+import { exportError, storeError } from './errors';
 import { PARSERS } from '../../shared/capture/registry';
+import { slug } from './bundle/exportBundle';
+import { printWithChromium } from './report/pdf';
+import type { PdfPrinter } from './report/pdf';
+import { zipFiles } from './report/zipFiles';
 
 /** Largest pasted capture accepted over the API (files on disk are streamed and have no limit). */
 export const MAX_CAPTURE_TEXT = 64 * 1024 * 1024;
@@ -56,6 +61,47 @@ export const UNDO_WINDOW_MS = 5 * 60_000;
 /** An upload received by browser mode, waiting to be imported. */
 interface Upload { file: string; name: string }
 
+/** An exported file browser mode offers for download (GET /api/download/<id>). */
+export interface Download { file: string; name: string; type: string }
+
+/** What the desktop app adds to the back end: its Save dialog and Electron's own PDF printing. */
+export interface HostHooks {
+  /** ask where to save; null when the user cancelled */
+  chooseSavePath?(o: { title: string; defaultName: string; filterName: string; extensions: string[] }): Promise<string | null>;
+  /** print a report's HTML file to PDF (default: Chromium through playwright-core) */
+  printPdf?: PdfPrinter;
+}
+
+const FORMAT_INFO: Record<ReportFormat, { ext: string; filterName: string; type: string }> = {
+  html: { ext: 'html', filterName: 'HTML report', type: 'text/html; charset=utf-8' },
+  md: { ext: 'md', filterName: 'Markdown report', type: 'text/markdown; charset=utf-8' },
+  pdf: { ext: 'pdf', filterName: 'PDF report', type: 'application/pdf' },
+  eln: { ext: 'eln', filterName: 'Tunebook bundle (.eln)', type: 'application/vnd.eln+zip' },
+};
+
+/** Chosen experiments of an export or a preview (all when absent). */
+function experimentIdsArg(raw: unknown): number[] | null {
+  if (raw === undefined || raw === null) return null;
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > 1_000_000) v.fail('experimentIds must be a list of experiment ids');
+  return raw.map((x, i) => v.id(x, `experiment id ${i + 1}`));
+}
+
+function isDirectory(p: string): boolean {
+  try { return statSync(p).isDirectory(); } catch { return false; }
+}
+
+/** Rename, or copy and remove when the target is on another file system. */
+function moveFile(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+    const tmp = `${to}.partial-${process.pid}`;
+    try { copyFileSync(from, tmp); renameSync(tmp, to); } finally { rmSync(tmp, { force: true }); }
+    rmSync(from, { force: true });
+  }
+}
+
 /** Temp folders of Tunebook processes that are gone (killed mid-import: their staging files stayed). */
 function removeStaleTempDirs(): void {
   let names: string[];
@@ -79,6 +125,8 @@ export class Backend {
   private readonly parsePool: WorkerClient<ParseRequest, CaptureJson[], ParseEvent>;
   private readonly store: WorkerClient<StoreJob, StoreResult, StoreEvent>;
   private readonly uploads = new Map<string, Upload>();
+  private readonly downloads = new Map<string, Download>();
+  private hooks: HostHooks = {};
   private tempRoot: string | null = null;
   private purgeTimer: NodeJS.Timeout | null = null;
 
@@ -195,6 +243,13 @@ export class Backend {
       }
       case 'reparseCaptures': return this.runStore({ op: 'reparse', notebook: this.notebookPath, captureIds: null });
       case 'compactNotebook': return this.runStore({ op: 'compact', notebook: this.notebookPath, purgeBefore: new Date().toISOString() });
+      case 'reportPreview': {
+        const study = this.service.getStudy(args[0] as number).study;
+        return this.runStore<{ html: string }>({ op: 'report', notebook: this.notebookPath, studyId: study.id, experimentIds: experimentIdsArg(args[1]), appVersion: this.appVersion })
+          .then((r) => r.html);
+      }
+      case 'exportStudy': return this.exportStudy(args[0], args[1]);
+      case 'importBundle': return this.importBundle(args[0]);
       case 'detachCapture': {
         this.service.detachCapture(args[0] as number);
         this.schedulePurge();
@@ -316,6 +371,88 @@ export class Backend {
     const k = v.text(kind, 'kind', { max: 100 });
     if (k !== 'text' && !PARSERS.some((p) => p.id === k)) v.fail(`unknown capture kind "${k}"`);
     return { kind: k };
+  }
+
+  /** The desktop app's Save dialog and PDF printing. */
+  setHostHooks(hooks: HostHooks): void {
+    this.hooks = hooks;
+  }
+
+  /** Browser mode: an exported file waiting to be downloaded. */
+  download(id: string): Download | undefined {
+    return this.downloads.get(id);
+  }
+
+  private async exportStudy(rawStudyId: unknown, rawOptions: unknown): Promise<ExportResult> {
+    const study = this.service.getStudy(rawStudyId as number).study;
+    const o = v.record(rawOptions, 'options');
+    const format = v.oneOf(o.format, REPORT_FORMATS, 'format');
+    const experimentIds = experimentIdsArg(o.experimentIds);
+    const info = FORMAT_INFO[format];
+    const fileName = `${slug(study.title, 80)}.${info.ext}`;
+    let target = o.path === undefined || o.path === null ? null : path.resolve(v.text(o.path, 'path', { required: true, max: 4096 }));
+    if (!target && this.hooks.chooseSavePath) {
+      target = await this.hooks.chooseSavePath({ title: `Export “${study.title}”`, defaultName: fileName, filterName: info.filterName, extensions: [info.ext] });
+      if (!target) return { format, path: null, download: null, fileName, bytes: 0, files: [], cancelled: true };
+    }
+    if (target && !isDirectory(path.dirname(target))) throw new TunebookError('not-found', `${target} cannot be written: its folder does not exist.`);
+    // written in a folder of ours first, then moved where it belongs: a cancelled or failed export leaves nothing behind
+    const work = mkdtempSync(path.join(this.tempDir('exports'), 'x-'));
+    try {
+      const name = target ? path.basename(target) : fileName;
+      const out = path.join(work, format === 'pdf' ? `${path.basename(name, path.extname(name))}.html` : name);
+      const written = await this.runStore<{ files: string[]; bytes: number }>({
+        op: 'export', notebook: this.notebookPath, studyId: study.id, experimentIds, format: format === 'pdf' ? 'html' : format, out, appVersion: this.appVersion,
+      });
+      let files = written.files;
+      if (format === 'pdf') {
+        const pdf = path.join(work, name);
+        await (this.hooks.printPdf ?? printWithChromium)(out, pdf);
+        files = [pdf];
+      }
+      if (!target) {
+        // browser mode: one file to download (Markdown with its images as a zip)
+        const id = randomBytes(12).toString('hex');
+        let file = files[0]!;
+        let downloadName = fileName;
+        if (format === 'md') {
+          downloadName = `${path.basename(fileName, '.md')}-markdown.zip`;
+          file = path.join(work, downloadName);
+          await zipFiles(file, files.map((f) => ({ file: f, name: path.relative(work, f).split(path.sep).join('/') })));
+        }
+        this.downloads.set(id, { file, name: downloadName, type: format === 'md' ? 'application/zip' : info.type });
+        return { format, path: null, download: id, fileName: downloadName, bytes: statSync(file).size, files: [downloadName], cancelled: false };
+      }
+      const moved = files.map((f) => {
+        const to = path.join(path.dirname(target!), path.relative(work, f));
+        mkdirSync(path.dirname(to), { recursive: true });
+        moveFile(f, to);
+        return to;
+      });
+      rmSync(work, { recursive: true, force: true });
+      return { format, path: target, download: null, fileName: path.basename(target), bytes: moved.reduce((n, f) => n + statSync(f).size, 0), files: moved, cancelled: false };
+    } catch (e) {
+      rmSync(work, { recursive: true, force: true });
+      throw exportError(e, target ?? fileName);
+    }
+  }
+
+  private async importBundle(rawSource: unknown): Promise<BundleImportResult> {
+    const r = v.record(rawSource, 'source');
+    let file: string;
+    let temp: string | null = null;
+    if (r.path !== undefined) file = path.resolve(v.text(r.path, 'path', { required: true, max: 4096 }));
+    else if (r.upload !== undefined) {
+      const up = this.uploads.get(v.text(r.upload, 'upload', { max: 100 }));
+      if (!up) v.fail(`upload ${String(r.upload)} is unknown or was already imported`);
+      this.uploads.delete(path.basename(up.file));
+      file = temp = up.file;
+    } else v.fail('give the bundle as a path or an upload');
+    try {
+      return await this.runStore<BundleImportResult>({ op: 'bundle', notebook: this.notebookPath, file, stagingDir: this.tempDir('staging') });
+    } finally {
+      if (temp) rmSync(temp, { force: true });
+    }
   }
 
   /** The bytes of a stored capture, exactly as imported (`tunebook cat`). */

@@ -310,29 +310,38 @@ function linkInTransaction(db: Db, captureId: number, experimentId: number, name
   };
 }
 
-/** Store a staged capture (unless its bytes already are) and link it to the experiment, in one transaction. */
-export function commitStaged(db: Db, staged: StagedCapture, experimentId: number, opts: LinkOptions = {}): ImportedCapture {
+/**
+ * The rows of a staged capture (unless its bytes already are stored): the capture, its chunks read
+ * from the staging file, its series. Runs inside the caller's transaction.
+ */
+export function insertStaged(db: Db, staged: StagedCapture): { captureId: number; deduplicated: boolean } {
+  const existing = cq.captureIdBySha(db, staged.sha256);
+  if (existing !== undefined) return { captureId: existing, deduplicated: true };
   const fd = openSync(staged.stagingFile, 'r');
   try {
-    const tx = db.transaction((): ImportedCapture => {
-      const existing = cq.captureIdBySha(db, staged.sha256);
-      if (existing !== undefined) return linkInTransaction(db, existing, experimentId, staged.name, true, opts);
-      const captureId = cq.insertCapture(db, {
-        sha256: staged.sha256, name: staged.name, size: staged.size, lineCount: staged.lineCount,
-        ...parseColumns(staged.name, staged.parsed, staged.forcedKind),
-      });
-      for (const ch of staged.chunks) {
-        const data = Buffer.alloc(ch.length);
-        readSync(fd, data, 0, ch.length, ch.offset);
-        cq.insertChunk(db, captureId, { seq: ch.seq, byteStart: ch.byteStart, lineStart: ch.lineStart, midLine: ch.midLine, size: ch.size, data });
-      }
-      writeSeries(db, captureId, staged.parsed.series);
-      return linkInTransaction(db, captureId, experimentId, staged.name, false, opts, staged.parsed);
+    const captureId = cq.insertCapture(db, {
+      sha256: staged.sha256, name: staged.name, size: staged.size, lineCount: staged.lineCount,
+      ...parseColumns(staged.name, staged.parsed, staged.forcedKind),
     });
-    return tx.immediate();
+    for (const ch of staged.chunks) {
+      const data = Buffer.alloc(ch.length);
+      readSync(fd, data, 0, ch.length, ch.offset);
+      cq.insertChunk(db, captureId, { seq: ch.seq, byteStart: ch.byteStart, lineStart: ch.lineStart, midLine: ch.midLine, size: ch.size, data });
+    }
+    writeSeries(db, captureId, staged.parsed.series);
+    return { captureId, deduplicated: false };
   } finally {
     closeSync(fd);
   }
+}
+
+/** Store a staged capture (unless its bytes already are) and link it to the experiment, in one transaction. */
+export function commitStaged(db: Db, staged: StagedCapture, experimentId: number, opts: LinkOptions = {}): ImportedCapture {
+  const tx = db.transaction((): ImportedCapture => {
+    const { captureId, deduplicated } = insertStaged(db, staged);
+    return linkInTransaction(db, captureId, experimentId, staged.name, deduplicated, opts, deduplicated ? undefined : staged.parsed);
+  });
+  return tx.immediate();
 }
 
 /** Link bytes already stored (found by their SHA-256) to an experiment, in one transaction. */

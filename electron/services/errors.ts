@@ -41,3 +41,15 @@ export function storeError(e: unknown, what: string): TunebookError {
   }
   return new TunebookError('internal', `${what} could not be stored: ${detail}`);
 }
+
+/** A failure while writing an export to `target`, said plainly; nothing is left behind when this is thrown. */
+export function exportError(e: unknown, target: string): TunebookError {
+  if (e instanceof TunebookError) return e;
+  const code = String((e as { code?: unknown } | null)?.code ?? '');
+  const detail = e instanceof Error ? e.message : String(e);
+  if (isDiskFull(e)) return new TunebookError('refused', `The disk is full: ${target} was not written. Free some space and try again.`);
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return new TunebookError('refused', `${target} cannot be written: permission denied.`);
+  if (code === 'ENOENT' || code === 'ENOTDIR') return new TunebookError('not-found', `${target} cannot be written: its folder does not exist.`);
+  if (code === 'EISDIR') return new TunebookError('invalid', `${target} is a folder; choose a file name.`);
+  return new TunebookError('internal', `${target} could not be written: ${detail}`);
+}

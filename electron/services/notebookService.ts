@@ -23,7 +23,8 @@ import { configDiff, metricDeltas, profileDiff } from '../../shared/sideBySide';
 
 /** The contract methods the Backend serves itself (notebook files, parsing and the store worker's long writes). */
 type HostMethods = 'notebookInfo' | 'openNotebook' | 'recentNotebooks' | 'captureKinds' | 'parseCaptureFiles' | 'parseCaptureText'
-  | 'cancelCaptureParsing' | 'importCaptures' | 'cancelStoreTask' | 'setCaptureKind' | 'reparseCaptures' | 'compactNotebook' | 'findInCapture';
+  | 'cancelCaptureParsing' | 'importCaptures' | 'cancelStoreTask' | 'setCaptureKind' | 'reparseCaptures' | 'compactNotebook' | 'findInCapture'
+  | 'reportPreview' | 'exportStudy' | 'importBundle';
 type NotebookMethods = Omit<ApiMethods, HostMethods>;
 
 /** Most lines captureLines returns at once. */

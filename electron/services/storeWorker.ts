@@ -6,8 +6,9 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { statSync } from 'node:fs';
+import path from 'node:path';
 import type { StoreProgress } from '../../shared/api';
-import type { ImportedCapture, ImportResult } from '../../shared/model';
+import type { BundleImportResult, ImportedCapture, ImportResult } from '../../shared/model';
 import { openNotebookDb, type Db } from '../db/connection';
 import * as cq from '../db/captureQueries';
 import * as q from '../db/queries';
@@ -17,20 +18,27 @@ import { storeError } from './errors';
 import { NotebookService } from './notebookService';
 import { resultProposal } from './proposals';
 import { serveJobs } from './workerProtocol';
+import { importBundle } from './bundle/importBundle';
+import { writeBundle } from './bundle/exportBundle';
+import { reportHtml, reportMarkdown, writeAtomically, writeMarkdown } from './report/reportService';
 
 export interface ImportFile { path: string; name: string }
 
 export type StoreJob =
   | { op: 'import'; notebook: string; experimentId: number; files: ImportFile[]; kind?: string; acceptResult: boolean; stagingDir: string }
   | { op: 'reparse'; notebook: string; captureIds: number[] | null; kind?: string | null }
-  | { op: 'compact'; notebook: string; purgeBefore: string };
+  | { op: 'compact'; notebook: string; purgeBefore: string }
+  | { op: 'report'; notebook: string; studyId: number; experimentIds: number[] | null; appVersion: string }
+  | { op: 'export'; notebook: string; studyId: number; experimentIds: number[] | null; format: 'html' | 'md' | 'eln'; out: string; appVersion: string }
+  | { op: 'bundle'; notebook: string; file: string; stagingDir: string };
 
 export type StoreEvent =
   | { progress: StoreProgress }
   | { committed: ImportedCapture; studyId: number }
   | { changed: number | null };
 
-export type StoreResult = ImportResult | { captures: number; changedKind: number } | { bytesBefore: number; bytesAfter: number; capturesRemoved: number };
+export type StoreResult = ImportResult | { captures: number; changedKind: number } | { bytesBefore: number; bytesAfter: number; capturesRemoved: number }
+  | { html: string } | { files: string[]; bytes: number } | BundleImportResult;
 
 /** Progress events, a few a second at most (and always the last one of a file). */
 function throttled(emit: (e: StoreEvent) => void): (p: StoreProgress) => void {
@@ -122,10 +130,52 @@ async function compact(job: Extract<StoreJob, { op: 'compact' }>, emit: (e: Stor
   });
 }
 
+/** A report or a bundle of a study, written to `out` (a file in the Backend's temp folder: it moves it where it belongs). */
+async function exportStudy(job: Extract<StoreJob, { op: 'export' }>, emit: (e: StoreEvent) => void): Promise<{ files: string[]; bytes: number }> {
+  return withDb(job.notebook, async (db) => {
+    const progress = throttled(emit);
+    const name = path.basename(job.out);
+    const sel = { studyId: job.studyId, experimentIds: job.experimentIds };
+    progress({ task: 'export', file: name, index: 0, count: 1, read: 0, total: 1 });
+    let files: string[];
+    if (job.format === 'eln') {
+      await writeBundle(db, [sel], job.out, {
+        appVersion: job.appVersion,
+        onProgress: (p) => progress({ task: 'export', file: name, index: 0, count: 1, read: p.bytesDone, total: Math.max(1, p.bytesTotal) }),
+      });
+      files = [job.out];
+    } else if (job.format === 'md') {
+      files = writeMarkdown(reportMarkdown(db, sel, job.out, { appVersion: job.appVersion }), job.out);
+    } else {
+      writeAtomically(job.out, reportHtml(db, sel, { appVersion: job.appVersion }));
+      files = [job.out];
+    }
+    progress({ task: 'export', file: name, index: 0, count: 1, read: 1, total: 1 });
+    return { files, bytes: files.reduce((n, f) => n + statSync(f).size, 0) };
+  });
+}
+
+async function bundle(job: Extract<StoreJob, { op: 'bundle' }>, emit: (e: StoreEvent) => void): Promise<BundleImportResult> {
+  return withDb(job.notebook, async (db) => {
+    const progress = throttled(emit);
+    const name = path.basename(job.file);
+    const result = await importBundle(db, job.file, {
+      stagingDir: job.stagingDir,
+      onProgress: (p) => progress({ task: 'bundle', file: name, index: p.phase === 'check' ? 0 : 1, count: 2, read: p.bytesDone, total: Math.max(1, p.bytesTotal) }),
+    });
+    try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* next time */ }
+    emit({ changed: null });
+    return result;
+  });
+}
+
 serveJobs<StoreJob, StoreResult, StoreEvent>(parentPort, (job, emit) => {
   switch (job.op) {
     case 'import': return importFiles(job, emit);
     case 'reparse': return reparse(job, emit);
     case 'compact': return compact(job, emit);
+    case 'report': return withDb(job.notebook, async (db) => ({ html: reportHtml(db, { studyId: job.studyId, experimentIds: job.experimentIds }, { appVersion: job.appVersion }) }));
+    case 'export': return exportStudy(job, emit);
+    case 'bundle': return bundle(job, emit);
   }
 });

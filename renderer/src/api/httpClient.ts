@@ -145,3 +145,14 @@ export function createUploader(options: Pick<HttpClientOptions, 'baseUrl' | 'tok
     xhr.send(file);
   });
 }
+
+/**
+ * Browser mode's address of an exported file (exportStudy without a path answers with a download
+ * id): the session token rides in the query, as for the event stream, since a download is a plain
+ * navigation that cannot carry a header.
+ */
+export function downloadUrl(id: string, options: Pick<HttpClientOptions, 'baseUrl' | 'token'> = {}): string {
+  const base = (options.baseUrl ?? window.location.origin).replace(/\/$/, '');
+  const token = options.token === undefined ? takeTokenFromLocation() : options.token;
+  return `${base}/api/download/${encodeURIComponent(id)}?token=${encodeURIComponent(token ?? '')}`;
+}

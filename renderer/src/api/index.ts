@@ -5,7 +5,7 @@
  */
 import { API_METHODS, TunebookError, decodeErrorMessage, isErrorCode } from '../../../shared/api';
 import type { ApiMethodName, ErrorCode, TunebookApi } from '../../../shared/api';
-import { createHttpClient, createUploader } from './httpClient';
+import { createHttpClient, createUploader, downloadUrl } from './httpClient';
 import type { Uploader } from './httpClient';
 
 let instance: TunebookApi | null = null;
@@ -24,6 +24,17 @@ let uploader: Uploader | null | undefined;
 export function getUploader(): Uploader | null {
   if (uploader === undefined) uploader = window.tunebook ? null : createUploader();
   return uploader;
+}
+
+/** Start the browser's download of an exported file (browser mode). */
+export function startDownload(id: string, fileName: string): void {
+  const a = document.createElement('a');
+  a.href = downloadUrl(id);
+  a.download = fileName;
+  a.rel = 'noopener';
+  document.body.append(a);
+  a.click();
+  a.remove();
 }
 
 /**

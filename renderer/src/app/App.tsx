@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RequestedAction } from '../../../shared/api';
 import { useApp } from './AppContext';
 import { ErrorBoundary } from '../components/ErrorBoundary/ErrorBoundary';
@@ -11,6 +11,8 @@ import { useImport } from '../features/evidence/useImport';
 import { Datalists } from '../features/experiments/Datalists';
 import { NotebookBar } from '../features/notebook/NotebookBar';
 import { ProfilesView } from '../features/profiles/ProfilesView';
+import { ExportDialog } from '../features/reports/ExportDialog';
+import { useToasts } from '../components/Toast/useToasts';
 import { SearchBox } from '../features/search/SearchBox';
 import { NewStudyDialog } from '../features/studies/NewStudyDialog';
 import { StudyList } from '../features/studies/StudyList';
@@ -27,14 +29,26 @@ export function App() {
 
 function Window() {
   const { api, route, navigate, invalidate } = useApp();
-  const { reparseAll, compact } = useImport();
+  const { reparseAll, compact, importBundle } = useImport();
+  const { show } = useToasts();
   // File › Import Captures… (Electron): the chosen files wait here for a target experiment
   const [menuImport, setMenuImport] = useState<string[] | null>(null);
+  // the study being exported (File › Export…, or the study's Export button)
+  const [exporting, setExporting] = useState<number | null>(null);
+  const studyShown = route.name === 'study' ? route.studyId : null;
+  const openBundle = useCallback(async (source: { file: File } | { path: string }) => {
+    const r = await importBundle(source);
+    const first = r?.studies[0];
+    if (first) navigate({ name: 'study', studyId: first.id });
+  }, [importBundle, navigate]);
   useEffect(() => api.on('onDidRequestAction', (a: RequestedAction) => {
     if (a.action === 'import-captures') setMenuImport(a.paths);
     else if (a.action === 'reparse-captures') void reparseAll();
-    else void compact();
-  }), [api, reparseAll, compact]);
+    else if (a.action === 'compact-notebook') void compact();
+    else if (a.action === 'import-bundle') void openBundle({ path: a.path });
+    else if (studyShown === null) show({ message: 'Open a study to export it.' });
+    else setExporting(studyShown);
+  }), [api, reparseAll, compact, openBundle, studyShown, show]);
 
   // Reload everything when the notebook changes (File › Open in Electron) or data changes elsewhere.
   useEffect(() => {
@@ -77,11 +91,12 @@ function Window() {
           >
             Captures
           </button>
+          <BundlePicker onPick={(file) => void openBundle({ file })} />
         </nav>
       </aside>
       <main className="main" id="main">
         <ErrorBoundary key={route.name === 'study' ? `study-${route.studyId}` : route.name}>
-          {route.name === 'study' && <StudyView key={route.studyId} studyId={route.studyId} experimentId={route.experimentId ?? null} />}
+          {route.name === 'study' && <StudyView key={route.studyId} studyId={route.studyId} experimentId={route.experimentId ?? null} onExport={() => setExporting(route.studyId)} />}
           {route.name === 'profiles' && <ProfilesView profileId={route.profileId} />}
           {route.name === 'captures' && <CapturesView />}
           {route.name === 'capture' && (
@@ -92,6 +107,7 @@ function Window() {
         </ErrorBoundary>
       </main>
       <Datalists />
+      {exporting !== null && <ExportDialog studyId={exporting} onClose={() => setExporting(null)} />}
       {menuImport && (
         <AttachDialog
           intakes={[{ paths: menuImport }]}
@@ -102,6 +118,20 @@ function Window() {
         />
       )}
     </div>
+  );
+}
+
+/** "Import bundle…": choose a .eln file exported by Tunebook (its studies then open). */
+function BundlePicker({ onPick }: { onPick: (file: File) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button type="button" className="nav-item" onClick={() => input.current?.click()}>Import bundle…</button>
+      <input
+        ref={input} type="file" accept=".eln,.zip,application/zip" hidden aria-label="Bundle file"
+        onChange={(e) => { const f = e.target.files?.[0]; e.target.value = ''; if (f) onPick(f); }}
+      />
+    </>
   );
 }
 

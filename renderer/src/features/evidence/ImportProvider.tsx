@@ -1,15 +1,15 @@
 /**
  * The one place long notebook writes run from in the window: storing captures (from any drop
  * target, the file chooser, a paste or the desktop menu), re-parsing them all, compacting the
- * notebook. Shows their progress (upload bytes in browser mode, then the back end's bytes read per
+ * notebook, exporting a study, importing a bundle. Shows their progress (upload bytes in browser mode, then the back end's bytes read per
  * file) with a Cancel, and says what happened when they end.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { StoreProgress } from '../../../../shared/api';
-import type { ImportResult, ImportSource } from '../../../../shared/model';
+import type { BundleImportResult, ExportOptions, ExportResult, ImportResult, ImportSource } from '../../../../shared/model';
 import { formatQuantity } from '../../../../shared/units';
-import { describeError, getUploader } from '../../api';
+import { describeError, getUploader, startDownload } from '../../api';
 import { useApp } from '../../app/AppContext';
 import { useToasts } from '../../components/Toast/useToasts';
 import { MAX_TEXT_BYTES, pathResolver } from '../captures/parseCaptures';
@@ -105,31 +105,62 @@ export function ImportProvider({ children }: { children: ReactNode }) {
     }
   }, [api, show, showError]);
 
-  const runTask = useCallback(async <T,>(label: string, work: () => Promise<T>, done: (r: T) => string): Promise<void> => {
-    if (running.current) { showError('Another task is under way: wait for it or cancel it first.'); return; }
+  const runTask = useCallback(async <T,>(label: string, work: () => Promise<T>, done: (r: T) => string | null): Promise<T | undefined> => {
+    if (running.current) { showError('Another task is under way: wait for it or cancel it first.'); return undefined; }
     begin(label);
     try {
-      show({ message: done(await work()) });
+      const r = await work();
+      const message = done(r);
+      if (message) show({ message });
+      return r;
     } catch (e) {
       const err = describeError(e);
       if (err.code === 'cancelled') show({ message: `${label} cancelled.` });
       else showError(err.message);
+      return undefined;
     } finally {
       end();
     }
   }, [show, showError]);
 
-  const reparseAll = useCallback(() => runTask('Re-parsing captures', () => api.reparseCaptures(),
-    (r) => `Re-parsed ${plural(r.captures, 'capture')}${r.changedKind ? ` (${plural(r.changedKind, 'capture')} now read as another kind)` : ''}.`), [api, runTask]);
-  const compact = useCallback(() => runTask('Compacting the notebook', () => api.compactNotebook(),
-    (r) => `Notebook compacted: ${formatQuantity(r.bytesBefore, 'B')} → ${formatQuantity(r.bytesAfter, 'B')}.`), [api, runTask]);
+  const reparseAll = useCallback(async () => { await runTask('Re-parsing captures', () => api.reparseCaptures(),
+    (r) => `Re-parsed ${plural(r.captures, 'capture')}${r.changedKind ? ` (${plural(r.changedKind, 'capture')} now read as another kind)` : ''}.`); }, [api, runTask]);
+  const compact = useCallback(async () => { await runTask('Compacting the notebook', () => api.compactNotebook(),
+    (r) => `Notebook compacted: ${formatQuantity(r.bytesBefore, 'B')} → ${formatQuantity(r.bytesAfter, 'B')}.`); }, [api, runTask]);
+
+  const exportStudy = useCallback(async (studyId: number, options: ExportOptions): Promise<ExportResult | undefined> => {
+    const r = await runTask('Exporting', () => api.exportStudy(studyId, options), (x) => {
+      if (x.cancelled) return null;
+      if (x.download) return `Exported ${x.fileName} (${formatQuantity(x.bytes, 'B')}): see your browser's downloads.`;
+      return `Exported ${x.files.length > 1 ? `${x.path} and ${plural(x.files.length - 1, 'chart image')}` : x.path} (${formatQuantity(x.bytes, 'B')}).`;
+    });
+    if (r?.download) startDownload(r.download, r.fileName);
+    return r && !r.cancelled ? r : undefined;
+  }, [api, runTask]);
+
+  const importBundle = useCallback(async (source: { file: File } | { path: string }): Promise<BundleImportResult | undefined> => {
+    const name = 'file' in source ? source.file.name : source.path.split(/[\\/]/).pop() ?? 'bundle';
+    return runTask(`Importing ${name}`, async () => {
+      if ('path' in source) return api.importBundle({ path: source.path });
+      const resolved = pathResolver()?.(source.file);
+      if (resolved) return api.importBundle({ path: resolved });
+      const upload = getUploader();
+      if (!upload) throw new Error(`${name} is not a file on this computer; save it to disk first.`);
+      const id = await upload(source.file, (sent, total) => setTask((t) => (t ? { ...t, phase: 'upload', file: name, read: sent, total } : t)), abort.current?.signal);
+      return api.importBundle({ upload: id });
+    }, (r) => {
+      const added = r.studies.reduce((n, s) => n + s.experimentsAdded, 0);
+      if (!added) return `${name}: the notebook already holds everything in it.`;
+      return `Imported ${r.studies.map((s) => `“${s.title}”${s.created ? '' : ' (new experiments)'}`).join(', ')}: ${plural(added, 'experiment')}, ${plural(r.capturesAdded, 'capture')}${r.capturesAlreadyHere ? ` (${plural(r.capturesAlreadyHere, 'capture')} already here)` : ''}.`;
+    });
+  }, [api, runTask]);
 
   const cancel = () => {
     if (task?.phase === 'upload') abort.current?.abort();
     else void api.cancelStoreTask();
   };
 
-  const value = useMemo<ImportApi>(() => ({ importInto, reparseAll, compact, busy: task !== null }), [importInto, reparseAll, compact, task]);
+  const value = useMemo<ImportApi>(() => ({ importInto, reparseAll, compact, exportStudy, importBundle, busy: task !== null }), [importInto, reparseAll, compact, exportStudy, importBundle, task]);
   const pct = task && task.total > 0 ? Math.min(100, Math.floor((task.read / task.total) * 100)) : null;
   return (
     <ImportContext.Provider value={value}>

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { ImportResult } from '../../../../shared/model';
+import type { BundleImportResult, ExportOptions, ExportResult, ImportResult } from '../../../../shared/model';
 
 /** What to store on an experiment: dropped or chosen files, files on the host (Electron's menu), or pasted text. */
 export type Intake =
@@ -17,7 +17,11 @@ export interface ImportApi {
   reparseAll: () => Promise<void>;
   /** give the space of removed captures back (VACUUM) */
   compact: () => Promise<void>;
-  /** an import, upload, re-parse or compaction is under way */
+  /** export a study (File › Export…): undefined when it failed, was cancelled or the Save dialog was closed (said so) */
+  exportStudy: (studyId: number, options: ExportOptions) => Promise<ExportResult | undefined>;
+  /** import a bundle (.eln): a chosen File (uploaded in browser mode) or a path from the desktop menu */
+  importBundle: (source: { file: File } | { path: string }) => Promise<BundleImportResult | undefined>;
+  /** an import, upload, re-parse, compaction or export is under way */
   busy: boolean;
 }
 

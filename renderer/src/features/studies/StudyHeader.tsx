@@ -5,8 +5,8 @@ import { useApp } from '../../app/AppContext';
 import { useAction } from '../../app/useAction';
 import { useToasts } from '../../components/Toast/useToasts';
 
-/** Title (rename in place), goal text, and Delete with an Undo toast (restoreStudy). */
-export function StudyHeader({ study }: { study: Study }) {
+/** Title (rename in place), goal text, Export, and Delete with an Undo toast (restoreStudy). */
+export function StudyHeader({ study, onExport }: { study: Study; onExport: () => void }) {
   const { navigate } = useApp();
   const run = useAction();
   const { show } = useToasts();
@@ -54,6 +54,7 @@ export function StudyHeader({ study }: { study: Study }) {
         <div className="title-row">
           <h1>{study.title}</h1>
           <button type="button" className="btn btn-small" onClick={() => setRenaming(true)}>Rename</button>
+          <button type="button" className="btn btn-small" onClick={onExport} title="A report (HTML, Markdown, PDF) or a bundle (.eln) — also File › Export… (Ctrl+E)">Export…</button>
           <button type="button" className="btn btn-small btn-danger" onClick={remove}>Delete study</button>
         </div>
       )}

@@ -10,7 +10,7 @@ import { StudyHeader } from './StudyHeader';
 import { AttachDialog, NEW_EXPERIMENT } from '../evidence/AttachDialog';
 import { useFileDrop } from '../../hooks/useFileDrop';
 
-export function StudyView({ studyId, experimentId }: { studyId: number; experimentId: number | null }) {
+export function StudyView({ studyId, experimentId, onExport }: { studyId: number; experimentId: number | null; onExport: () => void }) {
   const { navigate } = useApp();
   const detail = useQuery(`study:${studyId}`, (api) => api.getStudy(studyId));
   const profiles = useQuery('profiles', (api) => api.listProfiles());
@@ -51,7 +51,7 @@ export function StudyView({ studyId, experimentId }: { studyId: number; experime
           onClose={() => setDropped(null)}
         />
       )}
-      <StudyHeader study={study} />
+      <StudyHeader study={study} onExport={onExport} />
       <RequirementsEditor studyId={study.id} requirements={study.requirements} />
       <ComparisonView study={study} experiments={experiments} onSelect={select} />
       <div className="experiments-layout">
