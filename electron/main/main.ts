@@ -26,7 +26,7 @@ import { describeOpenError, newNotebookInteractive, openNotebookFile, openNotebo
 import { createAppProtocolHandler } from './protocol';
 import { printReportPdf } from './printPdf';
 import {
-  CONTENT_SECURITY_POLICY, decideNavigation, decidePermission, decideWindowOpen, isAllowedExternalUrl,
+  CONTENT_SECURITY_POLICY, decideFrameNavigation, decideNavigation, decidePermission, decideWindowOpen, isAllowedExternalUrl,
   isAllowedRequest, withCspHeader,
 } from './security';
 
@@ -155,15 +155,15 @@ function hardenWebContents(contents: WebContents): void {
     if (decideWindowOpen(url) === 'open-external') openExternalSafely(url);
     return { action: 'deny' };
   });
-  const guard = (event: { preventDefault(): void }, url: string) => {
-    const decision = decideNavigation(url);
+  const guard = (event: { preventDefault(): void }, url: string, decide = decideNavigation) => {
+    const decision = decide(url);
     if (decision === 'allow') return;
     event.preventDefault();
     if (decision === 'open-external') openExternalSafely(url);
   };
   contents.on('will-navigate', (event) => guard(event, event.url));
   contents.on('will-redirect', (event) => guard(event, event.url));
-  contents.on('will-frame-navigate', (event) => { if (!event.isMainFrame) guard(event, event.url); });
+  contents.on('will-frame-navigate', (event) => { if (!event.isMainFrame) guard(event, event.url, decideFrameNavigation); });
 }
 
 function hardenSession(): void {

@@ -61,6 +61,15 @@ export function decideNavigation(url: string): NavigationDecision {
 }
 
 /**
+ * A sub-frame may show only the Export dialog's report preview: a sandboxed frame whose document is
+ * given inline (srcdoc), which runs no script. Anything it links to is treated like a navigation of
+ * the window (an allow-listed https page opens in the system browser; nothing else goes anywhere).
+ */
+export function decideFrameNavigation(url: string): NavigationDecision {
+  return url === 'about:srcdoc' ? 'allow' : decideNavigation(url);
+}
+
+/**
  * Item 14 (setWindowOpenHandler): no new Electron windows, ever. `window.open`/target=_blank on an
  * allow-listed https URL opens the system browser instead.
  */

@@ -39,7 +39,7 @@ test.describe('captures', () => {
     writeFileSync(unknown, 'we rebooted the box at 10:42\n<script>alert(1)</script>\nthen ran the test again\n');
 
     await openCaptures(page);
-    await page.locator('input[type="file"]').setInputFiles([FIO_RANDWRITE, IOSTAT_RANDWRITE, unknown]);
+    await page.getByRole('main').locator('input[type="file"]').setInputFiles([FIO_RANDWRITE, IOSTAT_RANDWRITE, unknown]);
 
     // fio randwrite: kind, command, version, IOPS 2197 for writes, bandwidth the way fio prints it
     const fio = card(page, 'fio-randwrite-4k-qd64-j64.txt');
@@ -166,7 +166,7 @@ test.describe('captures', () => {
     });
     const broken = path.join(scratch, 'broken.txt');
     writeFileSync(broken, 'anything\n');
-    await page.locator('input[type="file"]').setInputFiles([FIO_RANDWRITE, broken]);
+    await page.getByRole('main').locator('input[type="file"]').setInputFiles([FIO_RANDWRITE, broken]);
     await expect(page.getByRole('status')).toContainText('Parsing 2 files…');
     release();
     await expect(page.getByRole('status')).not.toContainText('Parsing');
@@ -188,7 +188,7 @@ test.describe('captures', () => {
       await cancelled;
       await route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: { code: 'cancelled', message: 'parsing was cancelled' } }) });
     });
-    await page.locator('input[type="file"]').setInputFiles([FIO_RANDWRITE, IOSTAT_RANDWRITE]);
+    await page.getByRole('main').locator('input[type="file"]').setInputFiles([FIO_RANDWRITE, IOSTAT_RANDWRITE]);
     await expect(page.getByRole('status')).toContainText('Parsing 2 files…');
     await page.getByRole('button', { name: 'Cancel parsing' }).click();
     await expect(page.getByRole('status')).not.toContainText('Parsing');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CONTENT_SECURITY_POLICY, buildCsp, decideNavigation, decidePermission, decideWindowOpen, isAllowedExternalUrl,
+  CONTENT_SECURITY_POLICY, buildCsp, decideFrameNavigation, decideNavigation, decidePermission, decideWindowOpen, isAllowedExternalUrl,
   isAllowedRequest, isAppUrl, withCspHeader,
 } from '../../electron/main/security';
 
@@ -90,6 +90,17 @@ describe('navigation policy (will-navigate / will-redirect)', () => {
       'about:blank', 'javascript:alert(1)', 'tunebook://evil/']) {
       expect(decideNavigation(u), u).toBe('deny');
     }
+  });
+});
+
+describe('sub-frame navigation (will-frame-navigate)', () => {
+  it('lets only the export preview (an inline, sandboxed document) load in a frame', () => {
+    expect(decideFrameNavigation('about:srcdoc')).toBe('allow');
+    for (const u of ['about:blank', 'https://evil.com/', 'file:///etc/passwd', 'data:text/html,x', 'javascript:alert(1)', 'about:srcdoc#x']) {
+      expect(decideFrameNavigation(u), u).toBe('deny');
+    }
+    // a link in the report preview to an allow-listed page opens the system browser, like one in the window
+    expect(decideFrameNavigation('https://github.com/tunebook')).toBe('open-external');
   });
 });
 
