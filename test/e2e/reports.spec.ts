@@ -9,8 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import yauzl from 'yauzl';
 import type { ExportResult, ReportFormat } from '../../shared/model';
+import { unzip } from '../fixtures/unzip';
 import { buildCaseA, buildCaseB, buildCaseC, CASE_A, CASE_B, CASE_C } from '../fixtures/caseStudies';
 import type { AnyApi } from '../fixtures/caseStudies';
 import { expect, test } from './support/fixtures';
@@ -29,26 +29,6 @@ async function exportTo(page: Page, studyId: number, format: ReportFormat, file:
   }, r.download!);
   writeFileSync(file, Buffer.from(bytes));
   return file;
-}
-
-function unzip(file: string): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out = new Map<string, Buffer>();
-      zip.on('entry', (e: yauzl.Entry) => {
-        if (e.fileName.endsWith('/')) return zip.readEntry();
-        zip.openReadStream(e, (err2, s) => {
-          if (err2 || !s) return reject(err2);
-          const parts: Buffer[] = [];
-          s.on('data', (b: Buffer) => parts.push(b));
-          s.on('end', () => { out.set(e.fileName, Buffer.concat(parts)); zip.readEntry(); });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.readEntry();
-    });
-  });
 }
 
 /** Opens an exported HTML file in a fresh page of the same browser, recording every request it makes. */

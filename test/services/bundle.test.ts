@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import yauzl from 'yauzl';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiMethods } from '../../shared/api';
 import { BUNDLE_JSON_PATH } from '../../shared/bundle/format';
@@ -17,6 +16,7 @@ import type { BundleImportResult, ExportResult } from '../../shared/model';
 import { Backend } from '../../electron/services/backend';
 import { writeArchive } from '../../electron/services/bundle/elnZip';
 import { openNotebookDb } from '../../electron/db/connection';
+import { unzip } from '../fixtures/unzip';
 import { buildCaseA, buildCaseB, buildCaseC } from '../fixtures/caseStudies';
 import type { AnyApi } from '../fixtures/caseStudies';
 import { buildBundles, seedPath, useTempDir } from '../helpers';
@@ -25,28 +25,6 @@ let workers: { parseWorkerFile: string; storeWorkerFile: string };
 beforeAll(async () => { workers = await buildBundles(); });
 
 type AsyncApi = { [K in keyof ApiMethods]: (...a: Parameters<ApiMethods[K]>) => Promise<ReturnType<ApiMethods[K]>> };
-
-/** Every entry of a zip: path → bytes. */
-function unzip(file: string): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out = new Map<string, Buffer>();
-      zip.on('entry', (e: yauzl.Entry) => {
-        if (e.fileName.endsWith('/')) return zip.readEntry();
-        zip.openReadStream(e, (err2, stream) => {
-          if (err2 || !stream) return reject(err2);
-          const parts: Buffer[] = [];
-          stream.on('data', (b: Buffer) => parts.push(b));
-          stream.on('end', () => { out.set(e.fileName, Buffer.concat(parts)); zip.readEntry(); });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
 
 const sha = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
 
