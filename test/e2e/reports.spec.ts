@@ -15,7 +15,7 @@ import { buildCaseA, buildCaseB, buildCaseC, CASE_A, CASE_B, CASE_C } from '../f
 import type { AnyApi } from '../fixtures/caseStudies';
 import { expect, test } from './support/fixtures';
 import type { Page } from './support/fixtures';
-import { callApi, openStudy } from './support/ui';
+import { callApi, captureLinks, dropFiles, experimentDetail, openStudy } from './support/ui';
 
 const pageApi = (page: Page): AnyApi => new Proxy({}, { get: (_t, m: string) => (...a: unknown[]) => callApi(page, m, ...a) }) as AnyApi;
 
@@ -168,9 +168,15 @@ test('a bundle exported from the UI comes back through Import bundle… with its
   const cells = page.getByTestId('verdict-table').getByTestId('verdict-row').filter({ hasText: 'QPS' }).getByTestId('verdict-cell');
   await expect(cells).toHaveText(['6,000 req/s ✗', '20.0k req/s ✗', '18.0k req/s ✗', '22.0k req/s ✗', '50.0k req/s ✓']);
 
-  // a second import adds nothing
+  // a second import adds nothing — also when the bundle is dropped on an experiment among captures
   const again = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Import bundle…' }).click();
   await (await again).setFiles(file);
   await expect(page.getByText('the notebook already holds everything in it')).toBeVisible({ timeout: 20_000 });
+  const dismiss = page.getByRole('button', { name: 'Dismiss' });
+  while (await dismiss.count()) await dismiss.first().click();
+  const detail = experimentDetail(page, 'writes through a Redis FIFO queue');
+  await dropFiles(detail.getByRole('button', { name: /Drop captures on/ }), [file]);
+  await expect(page.getByText('case-b.eln: the notebook already holds everything in it')).toBeVisible({ timeout: 20_000 });
+  await expect(captureLinks(detail)).toHaveCount(0);
 });

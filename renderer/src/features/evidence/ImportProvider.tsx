@@ -19,6 +19,8 @@ import './evidence.css';
 
 interface Task {
   label: string;
+  /** what the back end does with the file: read it (import, re-parse), write it (export), check it (a bundle) */
+  verb?: string;
   /** upload: the page is sending a file (browser mode); store: the back end is working */
   phase: 'upload' | 'store';
   file: string;
@@ -27,6 +29,9 @@ interface Task {
   read: number;
   total: number;
 }
+
+/** A Tunebook bundle, by its name: dropped with captures, it is imported as a bundle. */
+const isBundle = (f: File | string): boolean => /\.eln$/i.test(typeof f === 'string' ? f : f.name);
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
@@ -63,7 +68,8 @@ export function ImportProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => api.on('onDidProgressStore', (p: StoreProgress) => {
     if (!running.current) return;
-    setTask((t) => (t ? { ...t, phase: 'store', file: p.file, index: p.index, count: p.count, read: p.read, total: p.total } : t));
+    const verb = p.task === 'export' ? 'writing' : p.task === 'bundle' ? (p.index === 0 ? 'checking' : 'storing captures of') : 'reading';
+    setTask((t) => (t ? { ...t, phase: 'store', verb, file: p.file, index: p.task === 'bundle' ? 0 : p.index, count: p.task === 'bundle' ? 1 : p.count, read: p.read, total: p.total } : t));
   }), [api]);
 
   const begin = (label: string): AbortController => {
@@ -77,6 +83,14 @@ export function ImportProvider({ children }: { children: ReactNode }) {
 
   const importInto = useCallback(async (experimentId: number, intake: Intake, opts: { kind?: string } = {}): Promise<ImportResult | undefined> => {
     if (running.current) { showError('Another import is under way: wait for it or cancel it first.'); return undefined; }
+    // a bundle dropped among captures is imported as a bundle (into the notebook), not stored as a capture
+    const bundles = 'files' in intake ? intake.files.filter(isBundle) : 'paths' in intake ? intake.paths.filter(isBundle) : [];
+    if (bundles.length) {
+      for (const b of bundles) await importBundleRef.current(typeof b === 'string' ? { path: b } : { file: b });
+      if ('files' in intake) intake = { files: intake.files.filter((f) => !isBundle(f)) };
+      else if ('paths' in intake) intake = { paths: intake.paths.filter((p) => !isBundle(p)) };
+      if (('files' in intake && !intake.files.length) || ('paths' in intake && !intake.paths.length)) return undefined;
+    }
     const controller = begin('Storing captures');
     try {
       const sources = await toSources(intake, (t) => setTask((x) => ({ ...(x ?? { label: 'Storing captures' }), ...t })), controller.signal);
@@ -138,6 +152,7 @@ export function ImportProvider({ children }: { children: ReactNode }) {
     return r && !r.cancelled ? r : undefined;
   }, [api, runTask]);
 
+  const importBundleRef = useRef<(source: { file: File } | { path: string }) => Promise<BundleImportResult | undefined>>(async () => undefined);
   const importBundle = useCallback(async (source: { file: File } | { path: string }): Promise<BundleImportResult | undefined> => {
     const name = 'file' in source ? source.file.name : source.path.split(/[\\/]/).pop() ?? 'bundle';
     return runTask(`Importing ${name}`, async () => {
@@ -160,6 +175,7 @@ export function ImportProvider({ children }: { children: ReactNode }) {
     else void api.cancelStoreTask();
   };
 
+  importBundleRef.current = importBundle;
   const value = useMemo<ImportApi>(() => ({ importInto, reparseAll, compact, exportStudy, importBundle, busy: task !== null }), [importInto, reparseAll, compact, exportStudy, importBundle, task]);
   const pct = task && task.total > 0 ? Math.min(100, Math.floor((task.read / task.total) * 100)) : null;
   return (
@@ -169,7 +185,7 @@ export function ImportProvider({ children }: { children: ReactNode }) {
         <div className="store-task" role="status" aria-live="polite" data-testid="store-task">
           <span className="spinner" aria-hidden="true" />
           <span className="store-task-text">
-            {task.label}{task.file && <>: {task.phase === 'upload' ? 'sending' : 'reading'} <strong>{task.file}</strong></>}
+            {task.label}{task.file && <>: {task.phase === 'upload' ? 'sending' : task.verb ?? 'reading'} <strong>{task.file}</strong></>}
             {task.count > 1 && <span className="muted"> ({task.index + 1} of {task.count})</span>}
             {pct !== null && task.phase === 'upload' && <span className="muted"> {formatQuantity(task.read, 'B')} of {formatQuantity(task.total, 'B')}</span>}
           </span>
