@@ -479,6 +479,12 @@ export function escapeMarkdown(text: string): string {
   return out
     // a "|" would end a table cell: escaped everywhere (\| reads as | in any paragraph too)
     .replace(/(\\*)\|/g, (m, slashes: string) => (slashes.length % 2 ? m : `${slashes}\\|`))
+    // autolink literals: mdast-util-to-markdown misses an `@` right after an escaped one
+    // (`a@b@c.d`), and micromark links `www.` and `HTTP://` in any case and `www.` before any
+    // character; an escaped "@", "." or ":" breaks the literal
+    .replace(/(\\*)@/g, (m, slashes: string) => (slashes.length % 2 ? m : `${slashes}\\@`))
+    .replace(/(www)\./gi, '$1\\.')
+    .replace(/(https?):(?=\/\/)/gi, '$1\\:')
     .replace(/\r\n|\r|\n/g, (m) => LINE_ENDING_REF[m]!);
 }
 

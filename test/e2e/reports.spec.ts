@@ -150,6 +150,8 @@ test('a bundle exported from the UI comes back through Import bundle… with its
   await openStudy(page, CASE_B);
   await page.getByRole('button', { name: 'Export…' }).click();
   const dialog = page.getByRole('dialog', { name: /Export/ });
+  await expect(page.frameLocator('[data-testid="report-preview"]').locator('h1')).toHaveText(CASE_B, { timeout: 20_000 });
+  await dialog.screenshot({ path: testInfo.outputPath('export-dialog.png') });
   await dialog.getByRole('radio', { name: /Bundle \(\.eln\)/ }).check();
   await expect(dialog.getByTestId('bundle-contents')).toContainText('5 experiments');
   const download = page.waitForEvent('download');
