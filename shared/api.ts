@@ -52,8 +52,8 @@ export interface ApiMethods {
   /** moves the experiment to the trash; restoreExperiment undoes it */
   deleteExperiment(id: number): void;
   restoreExperiment(id: number): Experiment;
-  /** move to a 0-based position among the study's experiments; returns the study's new order */
-  moveExperiment(id: number, position: number): Experiment[];
+  /** move to a 0-based position among the study's experiments (the ones between shift by one); returns the moved experiment */
+  moveExperiment(id: number, position: number): Experiment;
 
   addConfigChange(experimentId: number, input: Partial<ConfigChangeInput> & { key: string }): ConfigChange;
   updateConfigChange(id: number, patch: Partial<ConfigChangeInput>): ConfigChange;

@@ -5,7 +5,7 @@
  */
 import type { Db } from './connection';
 import type { HardwareProfile, StudyView } from '../../shared/model';
-import { getProfile, nextPosition } from './queries';
+import { getProfile, nextExperimentKey } from './queries';
 
 type UidTable = 'study' | 'experiment' | 'profile';
 
@@ -59,7 +59,7 @@ export function insertExperimentRow(db: Db, studyId: number, e: {
 }): number {
   return Number(db.prepare(`INSERT INTO experiment (uid, study_id, position, title, profile_id, date, notes, status, created_at, updated_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-    .run(e.uid, studyId, nextPosition(db, 'experiment', 'study_id', studyId), e.title, e.profileId, e.date, e.notes, e.status, e.createdAt, e.updatedAt).lastInsertRowid);
+    .run(e.uid, studyId, nextExperimentKey(db, studyId), e.title, e.profileId, e.date, e.notes, e.status, e.createdAt, e.updatedAt).lastInsertRowid);
 }
 
 /** A capture link as a bundle describes it: its name, note and the time it was added. */

@@ -115,9 +115,10 @@ interface ExperimentRow {
   status: ExperimentStatus; created_at: string; updated_at: string;
 }
 
-function toExperiment(r: ExperimentRow, changes: ConfigChange[], metrics: ResultMetric[], captures: ExperimentCapture[]): Experiment {
+/** `position`: the experiment's 0-based place among the study's live ones (the row's own is only a sort key). */
+function toExperiment(r: ExperimentRow, position: number, changes: ConfigChange[], metrics: ResultMetric[], captures: ExperimentCapture[]): Experiment {
   return {
-    id: r.id, studyId: r.study_id, position: r.position, title: r.title, profileId: r.profile_id, date: r.date, notes: r.notes,
+    id: r.id, studyId: r.study_id, position, title: r.title, profileId: r.profile_id, date: r.date, notes: r.notes,
     status: r.status, configChanges: changes, metrics, captures, createdAt: r.created_at, updatedAt: r.updated_at,
   };
 }
@@ -161,7 +162,7 @@ export function listExperiments(db: Db, studyId: number): Experiment[] {
   const changesOf = groupBy(changes, (c) => c.experiment_id);
   const metricsOf = groupBy(metrics, (m) => m.experiment_id);
   const linksOf = groupBy(links, (l) => l.experimentId);
-  return rows.map((r) => toExperiment(r,
+  return rows.map((r, i) => toExperiment(r, i,
     (changesOf.get(r.id) ?? []).map(toChange),
     (metricsOf.get(r.id) ?? []).map(toMetric),
     (linksOf.get(r.id) ?? []).map(publicLink)));
@@ -173,7 +174,7 @@ export function listExperiments(db: Db, studyId: number): Experiment[] {
  * back in a few tens of milliseconds.
  */
 export function listMeasuredExperiments(db: Db, studyId: number): MeasuredExperiment[] {
-  const rows = db.prepare(`SELECT e.id, e.position, e.title, e.status,
+  const rows = db.prepare(`SELECT e.id, e.title, e.status,
       m.id, m.name, m.value, m.unit, m.better, m.is_primary, m.capture_id, m.source
     FROM experiment e LEFT JOIN result_metric m ON m.experiment_id = e.id
     WHERE e.study_id = ? AND e.deleted_at IS NULL ORDER BY e.position, e.id, m.position, m.id`).raw().all(studyId) as unknown[][];
@@ -182,13 +183,13 @@ export function listMeasuredExperiments(db: Db, studyId: number): MeasuredExperi
   for (const r of rows) {
     const id = r[0] as number;
     if (current?.id !== id) {
-      current = { id, position: r[1] as number, title: r[2] as string, status: r[3] as ExperimentStatus, metrics: [] };
+      current = { id, position: out.length, title: r[1] as string, status: r[2] as ExperimentStatus, metrics: [] };
       out.push(current);
     }
-    if (r[4] === null) continue; // no results
+    if (r[3] === null) continue; // no results
     current.metrics.push(toMetric({
-      id: r[4] as number, experiment_id: id, name: r[5] as string, value: r[6] as number, unit: r[7] as string,
-      better: r[8] as 'higher' | 'lower', is_primary: r[9] as number, capture_id: r[10] as number | null, source: r[11] as string | null,
+      id: r[3] as number, experiment_id: id, name: r[4] as string, value: r[5] as number, unit: r[6] as string,
+      better: r[7] as 'higher' | 'lower', is_primary: r[8] as number, capture_id: r[9] as number | null, source: r[10] as string | null,
     }));
   }
   return out;
@@ -199,12 +200,32 @@ export function getExperiment(db: Db, id: number, includeDeleted = false): Exper
   if (!r) return undefined;
   const changes = (db.prepare(`SELECT * FROM config_change WHERE experiment_id = ? ORDER BY position, id`).all(id) as ChangeRow[]).map(toChange);
   const metrics = (db.prepare(`SELECT * FROM result_metric WHERE experiment_id = ? ORDER BY position, id`).all(id) as MetricRow[]).map(toMetric);
-  return toExperiment(r, changes, metrics, experimentLinks(db, id).map(publicLink));
+  return toExperiment(r, livePlace(db, r.study_id, r.position, r.id), changes, metrics, experimentLinks(db, id).map(publicLink));
 }
 
-export function nextPosition(db: Db, table: 'experiment' | 'config_change' | 'result_metric', parentColumn: string, parentId: number): number {
-  const extra = table === 'experiment' ? 'AND deleted_at IS NULL' : '';
-  return (db.prepare(`SELECT coalesce(max(position) + 1, 0) AS p FROM ${table} WHERE ${parentColumn} = ? ${extra}`).get(parentId) as { p: number }).p;
+export function nextPosition(db: Db, table: 'config_change' | 'result_metric', parentColumn: string, parentId: number): number {
+  return (db.prepare(`SELECT coalesce(max(position) + 1, 0) AS p FROM ${table} WHERE ${parentColumn} = ?`).get(parentId) as { p: number }).p;
+}
+
+/*
+ * The order of a study's experiments (issue 9). `experiment.position` is a sparse sort key, not an
+ * index: new experiments go ORDER_GAP after the last one, a moved one takes the midpoint of its new
+ * neighbours, a deleted one keeps its key (Undo puts it back between the same neighbours), so a
+ * move, delete or restore writes one row whatever the study's size. Ties are ordered by id. Only
+ * when two neighbours have no key left between them (20 moves into the same gap) is the study
+ * renumbered. The API's `position` is the 0-based place among the live experiments, counted on read.
+ */
+export const ORDER_GAP = 1 << 20;
+
+/** How many live experiments of the study come before the sort key (key, id). */
+function livePlace(db: Db, studyId: number, key: number, id: number): number {
+  return (db.prepare(`SELECT count(*) AS n FROM experiment WHERE study_id = ? AND deleted_at IS NULL
+    AND (position < ? OR (position = ? AND id < ?))`).get(studyId, key, key, id) as { n: number }).n;
+}
+
+/** The sort key of a new experiment at the study's end (after every one, the trashed included). */
+export function nextExperimentKey(db: Db, studyId: number): number {
+  return (db.prepare(`SELECT coalesce(max(position) + ${ORDER_GAP}, 0) AS p FROM experiment WHERE study_id = ?`).get(studyId) as { p: number }).p;
 }
 
 export type ExperimentColumns = Pick<Experiment, 'title' | 'profileId' | 'date' | 'notes' | 'status'>;
@@ -213,7 +234,7 @@ export function insertExperiment(db: Db, studyId: number, e: ExperimentColumns):
   const t = now();
   return Number(db.prepare(`INSERT INTO experiment (study_id, position, title, profile_id, date, notes, status, created_at, updated_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-    .run(studyId, nextPosition(db, 'experiment', 'study_id', studyId), e.title, e.profileId, e.date, e.notes, e.status, t, t).lastInsertRowid);
+    .run(studyId, nextExperimentKey(db, studyId), e.title, e.profileId, e.date, e.notes, e.status, t, t).lastInsertRowid);
 }
 
 export function updateExperiment(db: Db, id: number, e: ExperimentColumns): void {
@@ -225,14 +246,37 @@ export function setExperimentDeleted(db: Db, id: number, deleted: boolean): void
   db.prepare(`UPDATE experiment SET deleted_at = ? WHERE id = ?`).run(deleted ? now() : null, id);
 }
 
-/** Rewrite positions 0..n-1 in the given order. */
-export function setExperimentOrder(db: Db, orderedIds: readonly number[]): void {
-  const upd = db.prepare(`UPDATE experiment SET position = ? WHERE id = ?`);
-  orderedIds.forEach((eid, i) => upd.run(i, eid));
+/** Give the study's experiments fresh keys, ORDER_GAP apart, in their present order (the trashed too: each keeps its place). */
+function renumberExperiments(db: Db, studyId: number): void {
+  db.prepare(`WITH ranked AS (SELECT id, row_number() OVER (ORDER BY position, id) AS r FROM experiment WHERE study_id = ?)
+    UPDATE experiment SET position = ranked.r * ${ORDER_GAP} FROM ranked WHERE ranked.id = experiment.id`).run(studyId);
 }
 
-export function liveExperimentIds(db: Db, studyId: number): number[] {
-  return (db.prepare(`SELECT id FROM experiment WHERE study_id = ? AND deleted_at IS NULL ORDER BY position, id`).all(studyId) as { id: number }[]).map((r) => r.id);
+/**
+ * Move a live experiment to `position`, its 0-based place among the study's live experiments
+ * (clamped to the end); the ones between shift by one. Returns the place it took.
+ */
+export function placeExperiment(db: Db, studyId: number, id: number, position: number): number {
+  const n = (db.prepare(`SELECT count(*) AS n FROM experiment WHERE study_id = ? AND deleted_at IS NULL AND id != ?`).get(studyId, id) as { n: number }).n;
+  const to = Math.max(0, Math.min(position, n));
+  // its new neighbours: the live experiments (without it) at places to − 1 and to
+  const neighbours = db.prepare(`SELECT position AS key FROM experiment WHERE study_id = ? AND deleted_at IS NULL AND id != ?
+    ORDER BY position, id LIMIT ? OFFSET ?`).pluck();
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const [before, after] = to === 0
+      ? [undefined, neighbours.get(studyId, id, 1, 0) as number | undefined]
+      : (neighbours.all(studyId, id, 2, to - 1) as number[]);
+    let key: number | undefined;
+    if (before === undefined) key = after === undefined ? 0 : after - ORDER_GAP;
+    else if (after === undefined) key = before + ORDER_GAP;
+    else if (after - before >= 2) key = before + Math.floor((after - before) / 2);
+    if (key !== undefined) {
+      db.prepare(`UPDATE experiment SET position = ? WHERE id = ?`).run(key, id);
+      return to;
+    }
+    renumberExperiments(db, studyId); // no key left between the two: rare, and then never twice
+  }
+  throw new Error(`no place for experiment ${id} at ${to}`);
 }
 
 // ---- config changes and metrics ----------------------------------------------------------------
@@ -323,7 +367,8 @@ export function search(db: Db, input: string, limit = 50): SearchHit[] {
 
 /** Every live experiment of every live study, by study title, in order. */
 export function experimentIndex(db: Db): ExperimentRef[] {
-  return db.prepare(`SELECT e.id, e.title, e.position, s.id AS studyId, s.title AS studyTitle
+  return db.prepare(`SELECT e.id, e.title, row_number() OVER (PARTITION BY e.study_id ORDER BY e.position, e.id) - 1 AS position,
+      s.id AS studyId, s.title AS studyTitle
     FROM experiment e JOIN study s ON s.id = e.study_id
     WHERE e.deleted_at IS NULL AND s.deleted_at IS NULL ORDER BY s.title COLLATE NOCASE, s.id, e.position, e.id`).all() as ExperimentRef[];
 }

@@ -222,8 +222,8 @@ export class NotebookService implements NotebookMethods {
   deleteExperiment(id: number): void {
     const e = this.experiment(id);
     this.tx(() => {
+      // it keeps its sort key: Undo puts it back between the same neighbours
       q.setExperimentDeleted(this.db, e.id, true);
-      q.setExperimentOrder(this.db, q.liveExperimentIds(this.db, e.studyId));
       this.changed(e.studyId);
     });
   }
@@ -233,26 +233,21 @@ export class NotebookService implements NotebookMethods {
     const e = q.getExperiment(this.db, eid, true) ?? notFound('experiment', eid);
     if (!q.getStudy(this.db, e.studyId)) throw new TunebookError('conflict', 'restore its study first: it is in the trash');
     this.tx(() => {
-      // back where it was: before the experiment that now holds its old position
-      const ids = q.liveExperimentIds(this.db, e.studyId).filter((x) => x !== e.id);
-      ids.splice(Math.min(e.position, ids.length), 0, e.id);
+      // back where it was, by its own sort key
       q.setExperimentDeleted(this.db, e.id, false);
-      q.setExperimentOrder(this.db, ids);
       this.changed(e.studyId);
     });
     return q.getExperiment(this.db, e.id)!;
   }
 
-  moveExperiment(id: number, position: number): Experiment[] {
+  moveExperiment(id: number, position: number): Experiment {
     const e = this.experiment(id);
     if (typeof position !== 'number' || !Number.isSafeInteger(position) || position < 0) v.fail('position must be a whole number ≥ 0');
     this.tx(() => {
-      const ids = q.liveExperimentIds(this.db, e.studyId).filter((x) => x !== e.id);
-      ids.splice(Math.min(position, ids.length), 0, e.id);
-      q.setExperimentOrder(this.db, ids);
+      q.placeExperiment(this.db, e.studyId, e.id, position);
       this.changed(e.studyId);
     });
-    return q.listExperiments(this.db, e.studyId);
+    return q.getExperiment(this.db, e.id)!;
   }
 
   // ---- config changes ------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { TunebookError } from '../../shared/api';
 import { migrate, openNotebookDb, schemaVersion } from '../../electron/db/connection';
 import { checkMigrations, LATEST_VERSION, MIGRATIONS } from '../../electron/db/migrations/index';
+import { NotebookService } from '../../electron/services/notebookService';
 import { useTempDir } from '../helpers';
 
 describe('migrations', () => {
@@ -84,6 +85,38 @@ describe('migrations', () => {
     expect(uids).toContain('feedface00000000');
     // one uid names one row
     expect(() => db.prepare(`UPDATE study SET uid = 'feedface00000000' WHERE id = 1`).run()).toThrow(/UNIQUE/);
+    db.close();
+  });
+
+  it('schemas 6 and 7: the order and the trash survive, one move writes one row and the search index follows edits only', () => {
+    const file = path.join(tmp(), 'order.tunebook');
+    const old = openNotebookDb(file, { create: true, targetVersion: 5 });
+    old.prepare(`INSERT INTO study (title, goal, created_at, updated_at) VALUES ('s', '', 'a', 'b')`).run();
+    const add = old.prepare(`INSERT INTO experiment (study_id, position, title, date, notes, status, created_at, updated_at, deleted_at)
+      VALUES (1, ?, ?, '2019-01-01', ?, 'kept', 'a', 'b', ?)`);
+    // live a b c d at 0..3; x was deleted at place 2 (before c), y at place 0
+    for (const [pos, title, deleted] of [[0, 'a', null], [1, 'b', null], [2, 'c', null], [3, 'd', null], [2, 'x', 'z'], [0, 'y', 'z']] as const) {
+      add.run(pos, title, `notes of ${title}`, deleted);
+    }
+    old.close();
+    const db = openNotebookDb(file);
+    const api = new NotebookService(db);
+    const titles = () => api.getStudy(1).experiments.map((e) => `${e.position}${e.title}`).join(' ');
+    expect(titles()).toBe('0a 1b 2c 3d');
+    expect(api.restoreExperiment(5).position).toBe(2);
+    expect(api.restoreExperiment(6).position).toBe(0);
+    expect(titles()).toBe('0y 1a 2b 3x 4c 5d');
+    // a move writes the moved row and the study's updated_at, nothing else (the index neither)
+    const changes = db.prepare(`SELECT total_changes()`).pluck();
+    const before = changes.get() as number;
+    api.moveExperiment(4, 0);
+    expect((changes.get() as number) - before).toBe(2);
+    expect(titles()).toBe('0d 1y 2a 3b 4x 5c');
+    // edits are still indexed, once each
+    api.updateExperiment(4, { notes: 'raised pm.max_children' });
+    expect(api.search('max_children').map((h) => h.experimentId)).toEqual([4]);
+    expect(api.search('"notes of d"')).toEqual([]);
+    expect(db.prepare(`SELECT count(*) FROM search_index WHERE kind = 'experiment'`).pluck().get()).toBe(6);
     db.close();
   });
 

@@ -1,6 +1,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TunebookError } from '../../shared/api';
+import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Backend } from '../../electron/services/backend';
 import { showStudyJson } from '../../shared/showJson';
@@ -82,10 +83,72 @@ describe('NotebookService through the Backend', () => {
 
   it('reorders experiments and keeps positions dense', () => {
     const { study, c2 } = enterCaseStudyA(api);
-    const order = api.moveExperiment(c2.id, 0);
+    expect(api.moveExperiment(c2.id, 0)).toMatchObject({ id: c2.id, position: 0 });
+    const order = api.getStudy(study.id).experiments;
     expect(order.map((e) => e.title)).toEqual(['phpredis instead of predis', 'Baseline: ab -n 100000 -c 1000', 'opcache: stop revalidating timestamps']);
     expect(order.map((e) => e.position)).toEqual([0, 1, 2]);
     expect(api.timeline(study.id).map((r) => r.value)).toEqual([286, 140, 205]);
+    // and back down past the end (clamped), the others closing up
+    expect(api.moveExperiment(c2.id, 99)).toMatchObject({ position: 2 });
+    expect(api.getStudy(study.id).experiments.map((e) => [e.title, e.position])).toEqual([
+      ['Baseline: ab -n 100000 -c 1000', 0], ['opcache: stop revalidating timestamps', 1], ['phpredis instead of predis', 2],
+    ]);
+  });
+
+  it('any sequence of moves, deletes and restores keeps the order a user expects, positions dense', () => {
+    const study = api.createStudy({ title: 'order' });
+    const ids = Array.from({ length: 7 }, (_, i) => api.createExperiment(study.id, { title: `e${i}` }).id);
+    const order = () => api.getStudy(study.id).experiments.map((e) => e.id);
+    fc.assert(fc.property(fc.array(fc.tuple(fc.constantFrom('move', 'delete', 'restore'), fc.nat(6), fc.nat(9)), { maxLength: 40 }), (ops) => {
+      // a model: the live order, and each deleted one's neighbours when it was deleted
+      const live = order();
+      const trash = new Map<number, [number | undefined, number | undefined]>();
+      for (const [op, k, pos] of ops) {
+        const id = ids[k]!;
+        if (op === 'move' && live.includes(id)) {
+          live.splice(live.indexOf(id), 1);
+          live.splice(Math.min(pos, live.length), 0, id);
+          expect(api.moveExperiment(id, pos).position).toBe(live.indexOf(id));
+        } else if (op === 'delete' && live.includes(id)) {
+          const at = live.indexOf(id);
+          trash.set(id, [live[at - 1], live[at + 1]]);
+          live.splice(at, 1);
+          api.deleteExperiment(id);
+        } else if (op === 'restore' && trash.has(id)) {
+          const [prev, next] = trash.get(id)!;
+          trash.delete(id);
+          const back = api.restoreExperiment(id);
+          const now = order();
+          // nothing else moved
+          expect(now.filter((x) => x !== id)).toEqual(live);
+          // back between its old neighbours whenever they are still next to each other (or it was first or last)
+          const p = prev === undefined ? -1 : live.indexOf(prev);
+          const n = next === undefined ? live.length : live.indexOf(next);
+          if ((prev === undefined || p >= 0) && (next === undefined || n >= 0) && n === p + 1) expect(back.position).toBe(p + 1);
+          live.splice(now.indexOf(id), 0, id);
+        }
+        // after every step the API's positions are the places 0..n−1
+        expect(api.getStudy(study.id).experiments.map((e) => e.position)).toEqual(live.map((_, i) => i));
+      }
+      expect(order()).toEqual(live);
+      for (const id of trash.keys()) api.restoreExperiment(id); // every run starts with all of them live
+    }), { numRuns: 80 });
+  });
+
+  it('moving into the same gap again and again renumbers the study once keys run out, keeping the order', () => {
+    const study = api.createStudy({ title: 'gap' });
+    const ids = Array.from({ length: 4 }, (_, i) => api.createExperiment(study.id, { title: `e${i}` }).id);
+    // alternately move the last two into place 1: each halves the gap between e0 and what follows
+    const expected = [...ids];
+    for (let i = 0; i < 60; i++) {
+      const id = expected[3]!;
+      expected.splice(3, 1);
+      expected.splice(1, 0, id);
+      api.moveExperiment(id, 1);
+      expect(api.getStudy(study.id).experiments.map((e) => e.id)).toEqual(expected);
+    }
+    api.deleteExperiment(expected[2]!);
+    expect(api.restoreExperiment(expected[2]!).position).toBe(2);
   });
 
   it('deletes and restores studies and experiments (undo)', () => {
