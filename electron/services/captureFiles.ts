@@ -3,7 +3,8 @@
  * 1 GB iostat log never sits in memory whole. Folders are walked; unreadable files become a
  * `text` capture with a warning rather than an error, because a dropped file is never refused.
  */
-import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { CaptureStream, evaluateFindings } from '../../shared/capture/registry';
@@ -16,17 +17,35 @@ export interface ParseFileOptions {
   signal?: AbortSignal;
 }
 
+/** Read size: 1 MiB pieces. */
+const READ_BYTES = 1 << 20;
+
 export async function parseFile(file: string, opts: ParseFileOptions = {}): Promise<ParsedCapture> {
   const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), file: path.basename(file) });
   const total = statSync(file).size;
   const decoder = new StringDecoder('utf8');
   let read = 0;
-  const input = createReadStream(file, { highWaterMark: 1 << 20 });
-  for await (const chunk of input as AsyncIterable<Buffer>) {
-    if (opts.signal?.aborted) { input.destroy(); throw new Error('cancelled'); }
-    read += chunk.length;
-    stream.write(decoder.write(chunk));
-    opts.onProgress?.(read, total);
+  const input = await open(file, 'r');
+  // two buffers: the next piece is read (in the thread pool) while this one is parsed
+  const bufs = [Buffer.allocUnsafe(READ_BYTES), Buffer.allocUnsafe(READ_BYTES)];
+  let which = 0;
+  let next: Promise<{ bytesRead: number; buffer: Buffer }> | null = null;
+  try {
+    next = input.read(bufs[0]!, 0, READ_BYTES, null);
+    for (;;) {
+      const { bytesRead, buffer } = await next;
+      next = null;
+      if (bytesRead === 0) break;
+      if (opts.signal?.aborted) throw new Error('cancelled');
+      which ^= 1;
+      next = input.read(bufs[which]!, 0, READ_BYTES, null);
+      read += bytesRead;
+      stream.write(decoder.write(buffer.subarray(0, bytesRead)));
+      opts.onProgress?.(read, total);
+    }
+  } finally {
+    if (next) await next.catch(() => undefined);
+    await input.close();
   }
   stream.write(decoder.end());
   return stream.end();

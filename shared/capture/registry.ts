@@ -28,6 +28,8 @@ export const DETECT_BYTES = 64 * 1024;
 export const MAX_WARNINGS = 200;
 /** Lines longer than this are cut (a binary file can be one 100 MB "line"). */
 export const MAX_LINE = 64 * 1024;
+/** What cleanLine removes (ANSI escapes start with \x1b, one of them); \n and \r are line breaks. */
+const CONTROL_CHAR = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
 /** Below this confidence a capture is kept as plain text. */
 export const MIN_CONFIDENCE = 0.3;
 
@@ -61,6 +63,7 @@ const TEXT_PARSER: CaptureParser = {
     let lines = 0;
     return {
       line() { lines++; },
+      span() { lines++; return true; },
       end: () => ({ metrics: [], series: [], facts: {}, settings: {}, warnings: [`not a capture Tunebook recognizes; kept as plain text (${lines} lines)`] }),
     };
   },
@@ -88,6 +91,8 @@ export class CaptureStream {
   private readonly extraWarnings: string[] = [];
   private droppedWarnings = 0;
   private cut = 0;
+  /** the sink reads lines in place (LineSink.span) */
+  private spans = false;
 
   constructor(private readonly opts: ParseOptions = {}) {
     if (opts.kind) {
@@ -101,11 +106,13 @@ export class CaptureStream {
     this.parser = p;
     this.confidence = confidence;
     try { this.sink = p.open(); } catch (e) { this.sink = TEXT_PARSER.open(); this.extraWarnings.push(`parser ${p.id} failed to start: ${String(e)}`); }
+    this.spans = typeof this.sink.span === 'function';
   }
 
-  private feed(raw: string): void {
+  /** One line. `clean`: known to hold no control character (its chunk had none), so cleanLine is skipped. */
+  private feed(raw: string, clean = false): void {
     let text = raw.length > MAX_LINE ? (this.cut++, raw.slice(0, MAX_LINE)) : raw;
-    text = cleanLine(text);
+    if (!clean) text = cleanLine(text);
     const n = ++this.lineNo;
     if (!this.sink) {
       this.head.push(text);
@@ -114,6 +121,20 @@ export class CaptureStream {
       return;
     }
     try { this.sink.line(text, n); } catch (e) { this.warn(`line ${n}: parser error: ${e instanceof Error ? e.message : String(e)}`); }
+  }
+
+  /**
+   * The line chunk[start, end): handed to the sink in place when it reads spans (no substring made;
+   * the sink refuses a line with a character it does not expect, and gets it cleaned through
+   * `line`), else cut out and fed as usual. `clean`: the chunk holds no control character.
+   */
+  private feedSpan(chunk: string, start: number, end: number, clean: boolean): void {
+    const sink = this.sink;
+    if (sink === null || !this.spans || end - start > MAX_LINE) { this.feed(chunk.slice(start, end), clean); return; }
+    const n = ++this.lineNo;
+    try {
+      if (!sink.span!(chunk, start, end, n)) sink.line(cleanLine(chunk.slice(start, end)), n);
+    } catch (e) { this.warn(`line ${n}: parser error: ${e instanceof Error ? e.message : String(e)}`); }
   }
 
   private warn(w: string): void {
@@ -139,6 +160,10 @@ export class CaptureStream {
       this.pendingCR = false;
       if (n > 0 && chunk.charCodeAt(0) === 10) start = 1;
     }
+    // Lines a sink reads in place are not cleaned first (it refuses any character it does not
+    // expect); for the other sinks, one native scan per chunk instead of one per line: most chunks
+    // hold no control character, so their lines need no cleaning.
+    const clean = this.sink !== null && this.spans ? false : !CONTROL_CHAR.test(chunk);
     // indexOf scans natively; most captures have no \r at all, so that search runs once
     let nl = chunk.indexOf('\n', start);
     let cr = chunk.indexOf('\r', start);
@@ -153,8 +178,7 @@ export class CaptureStream {
         if (cr + 1 < n) next = chunk.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
         else { next = cr + 1; this.pendingCR = true; }
       }
-      const piece = chunk.slice(start, end);
-      if (this.partial) { this.feed(this.partial + piece); this.partial = ''; } else this.feed(piece);
+      if (this.partial) { this.feed(this.partial + chunk.slice(start, end)); this.partial = ''; } else this.feedSpan(chunk, start, end, clean);
       start = next;
       if (nl !== -1 && nl < start) nl = chunk.indexOf('\n', start);
       if (cr !== -1 && cr < start) cr = chunk.indexOf('\r', start);

@@ -136,6 +136,14 @@ export interface ParsedCapture extends ParseOutput {
  */
 export interface LineSink {
   line(text: string, lineNo: number): void;
+  /**
+   * Optional fast path: the line is `chunk[start, end)` (within the registry's line limit), read in
+   * place without cutting it out of the chunk. It is NOT cleaned: return true only for a line whose
+   * every character was one the sink expects (digits, blanks, a name it has seen clean) — a line
+   * with a control character or an ANSI escape must be refused. On false the registry calls `line`
+   * with the cleaned text instead, so a sink handles here only the lines it reads most (data rows).
+   */
+  span?(chunk: string, start: number, end: number, lineNo: number): boolean;
   end(): ParseOutput;
 }
 

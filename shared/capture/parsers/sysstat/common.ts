@@ -60,8 +60,8 @@ export const SCAN = { end: 0 };
  * pass (no substrings). Stops early at a token that is not a number; returns how many were read.
  * Same exactness as numAt (integer mantissa ÷ power of ten); unusual tokens take numAt's slow path.
  */
-export function scanNumbers(line: string, pos: number, out: Float64Array, max: number): number {
-  const n = line.length;
+export function scanNumbers(line: string, pos: number, out: Float64Array, max: number, end: number = line.length): number {
+  const n = end;
   let k = 0;
   let i = pos;
   while (k < max) {
@@ -355,7 +355,7 @@ export class Collector {
     const st = this.store(s);
     if (idx >= 0) {
       if (st.len > idx) return; // one value per sample: a duplicate row is ignored
-      while (st.len < idx) st.push(NaN);
+      st.padTo(idx);
     }
     st.push(v);
     if (time !== undefined && time !== null) st.time(time);
@@ -368,7 +368,7 @@ export class Collector {
   finish(sinceBoot: boolean, samples?: number): Series[] {
     for (const s of this.list) {
       const st = this.store(s);
-      if (samples !== undefined) while (st.len < samples) st.push(NaN);
+      if (samples !== undefined) st.padTo(samples);
       st.finishInto(s);
       // explicit either way: a -y run or an interval-only tool says false rather than nothing
       s.firstSampleSinceBoot = sinceBoot && s.values.length > 0;
@@ -414,6 +414,36 @@ export class ValueStore {
     if (this.kept === this.buf.length) this.makeRoom(v);
     this.buf[this.kept++] = v;
     this.next = i + this.stride;
+  }
+
+  /**
+   * Missing samples (NaN) up to sample `idx` (exclusive): the same as push(NaN) until len === idx,
+   * without a call per sample — a NaN changes no statistic but the count, and the kept ones are
+   * written in one fill while the points are not thinned yet.
+   */
+  padTo(idx: number): void {
+    while (this.len < idx) {
+      const i = this.len;
+      if (i !== this.next) {
+        // samples the stride skips: counted only
+        const skip = Math.min(idx, this.next) - i;
+        this.len = i + skip;
+        this.stats!.count += skip;
+        continue;
+      }
+      if (this.stride === 1 && this.stats === null) {
+        const m = Math.min(idx - i, this.buf.length - this.kept);
+        if (m > 0) {
+          // times at and after `kept` are NaN already
+          this.buf.fill(NaN, this.kept, this.kept + m);
+          this.kept += m;
+          this.len = i + m;
+          this.next = this.len;
+          continue;
+        }
+      }
+      this.push(NaN);
+    }
   }
 
   /** the time (epoch ms) of the sample just pushed; ignored when the stride skipped that sample */
@@ -478,9 +508,9 @@ export class ValueStore {
   }
 }
 
-/** true when only spaces/tabs follow offset i */
-export function restIsBlank(line: string, i: number): boolean {
-  for (const n = line.length; i < n; i++) { const c = line.charCodeAt(i); if (c !== 32 && c !== 9) return false; }
+/** true when only spaces/tabs follow offset i (up to `end`) */
+export function restIsBlank(line: string, i: number, end: number = line.length): boolean {
+  for (const n = end; i < n; i++) { const c = line.charCodeAt(i); if (c !== 32 && c !== 9) return false; }
   return true;
 }
 

@@ -135,14 +135,39 @@ class IostatSink implements LineSink {
   private readonly vals = new Float64Array(MAX_FIELDS + 1);
   private readonly clock = new Clock();
 
+  /** the line span() tried as a device row and left to line() (not tried again there) */
+  private spanMiss = 0;
+
+  span(chunk: string, start: number, end: number, lineNo: number): boolean {
+    if (this.json !== null || start === end) return false;
+    if (this.expectCpu > 0) return this.fastCpuRow(chunk, start, end, lineNo);
+    const h = this.header;
+    if (h === null || h.devLast) return false;
+    // the report's repeated headers, recognized in place
+    const len = end - start;
+    if (len === this.lastHeaderText.length && this.lastHeader !== null && chunk.startsWith(this.lastHeaderText, start)) {
+      this.repeatedHeader();
+      return true;
+    }
+    if (len === this.lastCpuHeaderText.length && chunk.startsWith(this.lastCpuHeaderText, start)) {
+      this.repeatedCpuHeader(lineNo);
+      return true;
+    }
+    if (this.fastRow(chunk, start, end, lineNo, h)) return true;
+    this.spanMiss = lineNo;
+    return false;
+  }
+
   line(text: string, lineNo: number): void {
     if (this.json) { this.json.push(text); return; }
     if (text.length === 0) {
       if (this.blanksAfterBanner >= 0 && !this.firstDataSeen) this.blanksAfterBanner++;
       return;
     }
+    if (text === this.lastCpuHeaderText) { this.repeatedCpuHeader(lineNo); return; }
+    if (text === this.lastHeaderText && this.lastHeader !== null) { this.repeatedHeader(); return; }
     const h = this.header;
-    if (h !== null && !h.devLast && this.expectCpu === 0 && this.fastRow(text, lineNo, h)) return;
+    if (h !== null && !h.devLast && this.expectCpu === 0 && this.spanMiss !== lineNo && this.fastRow(text, 0, text.length, lineNo, h)) return;
     const n = scanFields(text, this.starts, this.ends);
     if (n === 0) {
       if (this.blanksAfterBanner >= 0 && !this.firstDataSeen) this.blanksAfterBanner++;
@@ -151,10 +176,9 @@ class IostatSink implements LineSink {
     this.slowLine(text, n, lineNo);
   }
 
-  /** A device row under the current header: "vda  0.00  64.00 …" parsed in one pass. */
-  private fastRow(text: string, lineNo: number, h: Header): boolean {
-    const len = text.length;
-    let i = 0;
+  /** A device row under the current header, text[from, len): "vda  0.00  64.00 …" parsed in one pass. */
+  private fastRow(text: string, from: number, len: number, lineNo: number, h: Header): boolean {
+    let i = from;
     let c = 32;
     while (i < len && ((c = text.charCodeAt(i)) === 32 || c === 9)) i++;
     if (i >= len || (c >= 48 && c <= 57) || c === 123 /* { */) return false;
@@ -165,13 +189,14 @@ class IostatSink implements LineSink {
     if (e !== undefined && text.startsWith(e.name, start) && ((end = start + e.name.length) >= len || (c = text.charCodeAt(end)) === 32 || c === 9)) {
       // hit
     } else {
-      while (i < len && (c = text.charCodeAt(i)) !== 32 && c !== 9) i++;
+      // (a control character: the line needs cleaning first — see LineSink.span)
+      while (i < len && (c = text.charCodeAt(i)) !== 32 && c !== 9) { if (c < 32 || c === 127) return false; i++; }
       end = i;
       e = undefined;
     }
     const need = h.cols.length - 1;
     const vals = this.vals;
-    if (scanNumbers(text, end, vals, need + 1) !== need || !restIsBlank(text, SCAN.end)) return false;
+    if (scanNumbers(text, end, vals, need + 1, len) !== need || !restIsBlank(text, SCAN.end, len)) return false;
     if (e === undefined) {
       const dev = text.slice(start, end);
       if (dev === 'Device' || dev === 'Device:' || dev === 'avg-cpu:' || dev === 'Linux') return false;
@@ -212,7 +237,7 @@ class IostatSink implements LineSink {
 
   /** NaN for the reports this device missed (it appeared late, or -z left it out) */
   private pad(e: DevEntry, idx: number): void {
-    for (const st of e.arrs) while (st.len < idx) st.push(NaN);
+    for (const st of e.arrs) st.padTo(idx);
   }
 
   /** times run parallel to the values (null where no -t stamp was seen); the stores keep them with their points */
@@ -259,19 +284,20 @@ class IostatSink implements LineSink {
   private lastCpuHeaderText = '';
   private lastHeader: Header | null = null;
 
+  /** the avg-cpu header of every report, as the last one read */
+  private repeatedCpuHeader(lineNo: number): void {
+    if (this.sample < 0 || this.cpuSample === this.sample) this.newSample();
+    this.expectCpu = lineNo;
+  }
+
+  /** the repeated device header of every report */
+  private repeatedHeader(): void {
+    this.header = this.lastHeader;
+    this.expectCpu = 0;
+    this.noteBlankHint();
+  }
+
   private slowLine(text: string, n: number, lineNo: number): void {
-    if (text === this.lastCpuHeaderText) {
-      if (this.sample < 0 || this.cpuSample === this.sample) this.newSample();
-      this.expectCpu = lineNo;
-      return;
-    }
-    if (text === this.lastHeaderText && this.lastHeader !== null) {
-      // the repeated device header of every report
-      this.header = this.lastHeader;
-      this.expectCpu = 0;
-      this.noteBlankHint();
-      return;
-    }
     const t = text.trim();
     const first = text.slice(this.starts[0]!, this.ends[0]!);
     // the avg-cpu values (tolerates a stray line between the header and its row)
@@ -346,6 +372,30 @@ class IostatSink implements LineSink {
     this.header = h;
   }
 
+  /** The avg-cpu values in place: plain numbers, as many as the header has columns (anything else: cpuRow). */
+  private fastCpuRow(text: string, start: number, end: number, lineNo: number): boolean {
+    const cols = this.cpuCols;
+    if (cols === null) return false;
+    const n = cols.length;
+    const vals = this.vals;
+    if (n > MAX_FIELDS || scanNumbers(text, start, vals, n + 1, end) !== n || !restIsBlank(text, SCAN.end, end)) return false;
+    this.cpuValues(cols, vals, n, lineNo);
+    this.expectCpu = 0;
+    return true;
+  }
+
+  private cpuValues(cols: string[], vals: ArrayLike<number>, n: number, lineNo: number): void {
+    let same = this.cpuSeries.length === n;
+    for (let i = 0; same && i < n; i++) same = this.cpuSeries[i]!.column === cols[i];
+    if (!same) {
+      this.cpuSeries = cols.map((c) => { const sp = colSpec(c, CPU_COLUMNS, 'cpu_'); return this.col.get(sp.name, c, sp.unit); });
+    }
+    this.cpuSample = this.sample;
+    this.sampleHasData = true;
+    this.firstDataSeen = true;
+    for (let i = 0; i < n; i++) this.col.push(this.cpuSeries[i]!, vals[i]!, this.sample, lineNo, this.time);
+  }
+
   private cpuRow(text: string, n: number, lineNo: number): boolean {
     const cols = this.cpuCols;
     if (!cols || n !== cols.length) return false;
@@ -359,13 +409,7 @@ class IostatSink implements LineSink {
       vals.push(v);
     }
     void human;
-    if (this.cpuSeries.length !== n || this.cpuSeries.some((s, i) => s.column !== cols[i])) {
-      this.cpuSeries = cols.map((c) => { const sp = colSpec(c, CPU_COLUMNS, 'cpu_'); return this.col.get(sp.name, c, sp.unit); });
-    }
-    this.cpuSample = this.sample;
-    this.sampleHasData = true;
-    this.firstDataSeen = true;
-    for (let i = 0; i < n; i++) this.col.push(this.cpuSeries[i]!, vals[i]!, this.sample, lineNo, this.time);
+    this.cpuValues(cols, vals, n, lineNo);
     return true;
   }
 

@@ -65,6 +65,9 @@ interface Layout { specs: ColSpec[]; cols: string[]; series: Series[] | null; ar
 
 const MAX_FIELDS = 48;
 
+/** a character cleanLine would remove: a line read in place (span) with one is left to line() */
+const hasControl = (s: string): boolean => /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(s);
+
 class VmstatSink implements LineSink {
   private readonly out: ParseOutput = emptyOutput();
   private readonly col = new Collector();
@@ -83,25 +86,37 @@ class VmstatSink implements LineSink {
   private skipFirst = false;
   private anyData = false;
 
+  /** the line span() tried as a data row and left to line() (not tried again there) */
+  private spanMiss = 0;
+
+  span(chunk: string, start: number, end: number, lineNo: number): boolean {
+    const L = this.layout;
+    if (L === null || this.diskMode) return false;
+    if (this.dataRow(chunk, start, end, lineNo, L)) return true;
+    this.spanMiss = lineNo;
+    return false;
+  }
+
   line(text: string, lineNo: number): void {
     const L = this.layout;
-    if (L !== null && !this.diskMode && this.dataRow(text, lineNo, L)) return;
+    if (L !== null && !this.diskMode && this.spanMiss !== lineNo && this.dataRow(text, 0, text.length, lineNo, L)) return;
     const t = text.trim();
     if (t === '') return;
     this.slowLine(text, 0, lineNo);
   }
 
-  /** "r b swpd free … st [date time]" in one pass */
-  private dataRow(text: string, lineNo: number, L: Layout): boolean {
+  /** "r b swpd free … st [date time]" in one pass, text[from, to) */
+  private dataRow(text: string, from: number, to: number, lineNo: number, L: Layout): boolean {
     const vals = this.vals;
     const ncol = L.cols.length;
-    if (scanNumbers(text, 0, vals, ncol + 1) !== ncol) return false;
+    if (scanNumbers(text, from, vals, ncol + 1, to) !== ncol) return false;
     let time: number | undefined;
     if (L.stamp) {
-      const t = parseStampLine(text.slice(SCAN.end));
+      const tail = text.slice(SCAN.end, to);
+      const t = hasControl(tail) ? undefined : parseStampLine(tail);
       if (t === undefined) return false;
       time = t;
-    } else if (!restIsBlank(text, SCAN.end)) return false;
+    } else if (!restIsBlank(text, SCAN.end, to)) return false;
     if (L.series === null) {
       L.series = L.cols.map((c, i) => this.col.get(L.specs[i]!.name, c, L.specs[i]!.unit));
       L.arrs = L.series.map((sr) => this.col.store(sr));
@@ -134,7 +149,7 @@ class VmstatSink implements LineSink {
   }
 
   private pad(L: Layout, idx: number): void {
-    for (const st of L.arrs) while (st.len < idx) st.push(NaN);
+    for (const st of L.arrs) st.padTo(idx);
   }
 
   private slowLine(text: string, _n: number, lineNo: number): void {

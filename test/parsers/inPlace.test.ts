@@ -1,0 +1,101 @@
+/**
+ * Lines read in place (LineSink.span: the registry hands a sink the chunk and the line's offsets,
+ * not a cut-out string) give exactly what the same lines give through line(): whole texts against
+ * the same texts written a few characters at a time (every line then crosses a chunk boundary and
+ * is fed as a string), lines with ANSI colour codes or control characters (refused in place,
+ * cleaned, then read), and ValueStore.padTo against one push(NaN) per missing sample.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { CaptureStream, parseText } from '../../shared/capture/registry';
+import { toCaptureJson } from '../../shared/capture/json';
+import { ValueStore } from '../../shared/capture/parsers/sysstat/common';
+import type { Series } from '../../shared/capture/types';
+
+const FIX = path.join(__dirname, '..', 'fixtures', 'captures');
+const fixtures = (dir: string): string[] =>
+  readdirSync(path.join(FIX, dir)).filter((f) => f.endsWith('.txt') && !f.endsWith('.cmd.txt')).map((f) => path.join(dir, f));
+
+/** the capture JSON with points and tables, as `tunebook parse --json --series --tables` prints it */
+function parsed(text: string, pieces: number | null, kind?: string): unknown {
+  const s = new CaptureStream(kind ? { kind } : {});
+  if (pieces === null) s.write(text);
+  else for (let i = 0; i < text.length; i += pieces) s.write(text.slice(i, i + pieces));
+  return JSON.parse(JSON.stringify(toCaptureJson(s.end(), { series: true, tables: true })));
+}
+
+describe('lines read in place', () => {
+  const files = [...fixtures('iostat'), ...fixtures('vmstat'), ...fixtures('pidstat'), ...fixtures('sar'), ...fixtures('top')];
+
+  it.each(files)('%s: whole chunks read the same as lines fed one by one', (f) => {
+    const text = readFileSync(path.join(FIX, f), 'utf8');
+    const whole = parsed(text, null);
+    expect(parsed(text, 7, undefined)).toEqual(whole);
+    // the same text twice in one chunk (the second copy's lines are all read in place)
+    expect(parsed(text + '\n' + text, null)).toEqual(parsed(text + '\n' + text, 5));
+  });
+
+  it('iostat and vmstat rows with colour codes or control characters are cleaned, then read', () => {
+    for (const f of ['iostat/x-1-3.txt', 'iostat/x-p-all-1-2.txt', 'vmstat/plain-1-30.txt']) {
+      const text = readFileSync(path.join(FIX, f), 'utf8');
+      const lines = text.split('\n');
+      // colour every data row's first token (as a terminal log would) and put a stray BEL in others
+      const dirty = lines.map((l, i) => {
+        if (/^(?:vda|loop\d|sda)\b/.test(l)) return l.replace(/^(\S+)/, '\x1b[1;32m$1\x1b[0m');
+        if (/^\s*\d/.test(l)) return i % 2 ? `\x07${l}` : l.replace(/ (\d)/, ' \x1b[31m$1\x1b[0m');
+        return l;
+      }).join('\n');
+      expect(dirty).not.toBe(text);
+      const clean = parsed(text, null) as { series: Series[]; warnings: string[] };
+      expect(clean.series.length).toBeGreaterThan(0);
+      expect(parsed(dirty, null)).toEqual(clean);
+      expect(parsed(dirty, 3)).toEqual(clean);
+    }
+  });
+
+  it('a new device whose name carries an escape code is read by its clean name', () => {
+    const text = readFileSync(path.join(FIX, 'iostat/x-p-all-1-2.txt'), 'utf8');
+    const dirty = text.replace(/^zram0\b/m, '\x1b[7mzram0\x1b[0m');
+    const devices = (p: unknown) => [...new Set((p as { series: Series[] }).series.map((s) => s.labels?.device).filter(Boolean))].sort();
+    expect(devices(parsed(dirty, null))).toEqual(devices(parsed(text, null)));
+    expect(devices(parsed(text, null))).toContain('zram0');
+  });
+
+  it('the plain-text parser counts the lines it reads in place', () => {
+    const p = parseText('a\nb\r\nc\rd\n\n', { kind: 'text' });
+    expect(p.warnings[0]).toContain('(5 lines)');
+  });
+});
+
+describe('ValueStore.padTo', () => {
+  const finish = (st: ValueStore): Series => {
+    const s: Series = { name: 'x', column: 'x', unit: '', values: [] };
+    st.finishInto(s);
+    return s;
+  };
+
+  it('equals one push(NaN) per missing sample, thinned or not, with times', () => {
+    fc.assert(fc.property(
+      fc.array(fc.tuple(fc.nat(40), fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.boolean()), { maxLength: 120 }),
+      fc.constantFrom(2, 4, 6, 16),
+      (steps, budget) => {
+        const a = new ValueStore(budget);
+        const b = new ValueStore(budget);
+        let idx = 0;
+        for (const [gap, v, timed] of steps) {
+          idx += gap;
+          a.padTo(idx);
+          while (b.len < idx) b.push(NaN);
+          a.push(v);
+          b.push(v);
+          if (timed) { a.time(idx * 1000); b.time(idx * 1000); }
+          idx++;
+        }
+        expect(a.len).toBe(b.len);
+        expect(finish(a)).toEqual(finish(b));
+      },
+    ), { numRuns: 300 });
+  });
+});
