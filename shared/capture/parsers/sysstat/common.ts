@@ -227,9 +227,11 @@ export function parseClock(t: string, ampm?: string): number | undefined {
 }
 
 export function isAmPm(t: string | undefined): boolean {
-  if (t === undefined) return false;
-  const u = t.toUpperCase();
-  return u === 'AM' || u === 'PM' || u === '上午' || u === '下午' || u === '午前' || u === '午後';
+  // AM/PM in any case, or the zh/ja markers — all two characters long (no upper-casing per call)
+  if (t === undefined || t.length !== 2) return false;
+  const a = t.charCodeAt(0) | 32, b = t.charCodeAt(1) | 32;
+  if ((a === 97 || a === 112) && b === 109) return true;
+  return t === '上午' || t === '下午' || t === '午前' || t === '午後';
 }
 
 /**
@@ -350,9 +352,12 @@ export class Collector {
     return this.set.get(name, column, unit, labels, extraKey);
   }
 
-  /** push `v` as sample number `idx` (0-based) of `s` (pads with NaN when idx is ahead; idx < 0: append) */
-  push(s: Series, v: number, idx: number, lineNo: number, time: number | null | undefined): void {
-    const st = this.store(s);
+  /**
+   * push `v` as sample number `idx` (0-based) of `s` (pads with NaN when idx is ahead; idx < 0:
+   * append); `store`: the series' store when the caller keeps it (saves looking it up)
+   */
+  push(s: Series, v: number, idx: number, lineNo: number, time: number | null | undefined, store?: ValueStore): void {
+    const st = store ?? this.store(s);
     if (idx >= 0) {
       if (st.len > idx) return; // one value per sample: a duplicate row is ignored
       st.padTo(idx);

@@ -5,8 +5,9 @@
  * "LINUX RESTART" and "COM" records. One engine, configured per tool.
  */
 import type { FactValue, LineSink, Metric, ParseOutput, Series, Table, Unit } from '../../types';
+import { words } from '../../text';
 import {
-  Clock, Collector, bannerFacts, commandLine, emptyOutput, genericName, hasInterval, isAmPm, isNumTok,
+  Clock, Collector, type ValueStore, bannerFacts, commandLine, emptyOutput, genericName, hasInterval, isAmPm, isNumTok,
   numAt, parseBanner, parseClock, parseDate, versionLine,
 } from './common';
 
@@ -25,7 +26,7 @@ export interface ToolSpec {
   sinceBootPossible: boolean;
 }
 
-interface Entry { series: (Series | null)[]; lastSample: number }
+interface Entry { series: (Series | null)[]; stores: (ValueStore | null)[]; lastSample: number }
 
 interface Header {
   cols: string[];
@@ -82,13 +83,17 @@ export class TimeTableSink implements LineSink {
   }
 
   private json: string[] | null = null;
+  /** the last time stamp read and what it read as */
+  private clockText = '';
+  private clockAmPm: string | undefined = undefined;
+  private clockSec: number | undefined = undefined;
 
   line(text: string, lineNo: number): void {
     if (this.json) { this.json.push(text); return; }
     const t = text.trim();
     if (t === '') return;
     if (this.spec.tool === 'mpstat' && t.startsWith('{"sysstat"')) { this.json = [t]; return; }
-    const f = t.split(/\s+/);
+    const f = words(text);
     const f0 = f[0]!;
     // time prefix
     let k = 0;
@@ -98,7 +103,9 @@ export class TimeTableSink implements LineSink {
     const c0 = f0.charCodeAt(0);
     if (c0 >= 48 && c0 <= 57) {
       const ampm = isAmPm(f[1]) ? f[1] : undefined;
-      sec = parseClock(f0, ampm);
+      // every row of a report carries the same time: read it once
+      if (f0 !== this.clockText || ampm !== this.clockAmPm) { this.clockText = f0; this.clockAmPm = ampm; this.clockSec = parseClock(f0, ampm); }
+      sec = this.clockSec;
       if (sec !== undefined) k = ampm ? 2 : 1;
       else if (/^\d{9,11}$/.test(f0)) { epoch = Number(f0) * 1000; k = 1; }
     } else if (isAmPm(f0) && f[1] !== undefined && /^\d/.test(f[1])) {
@@ -188,7 +195,7 @@ export class TimeTableSink implements LineSink {
   private row(f: string[], k: number, lineNo: number, t: string, average: boolean, sec: number | undefined, epoch: number | undefined): void {
     const h = this.header;
     if (!h) { this.warn(lineNo, t, 'no header for'); return; }
-    let timeTok = f.slice(0, k).join(' ');
+    let timeTok = k === 1 ? f[0]! : k === 0 ? '' : f.slice(0, k).join(' ');
     if (h.timeCol && !average && k === 0) {
       // time is the first field(s): "22:46:45", "10:46:45 PM", "1795992407"
       const ampm = isAmPm(f[k + 1]) ? f[k + 1] : undefined;
@@ -200,32 +207,9 @@ export class TimeTableSink implements LineSink {
     const ncol = h.cols.length;
     const rest = f.length - k;
     if (rest < ncol || (!h.commandLast && rest > ncol)) { this.warn(lineNo, t, rest < ncol ? 'truncated line' : 'could not read'); return; }
-    // labels
-    const labels: Record<string, string> = {};
-    let labelKey = '';
-    let isThread = false;
-    for (let i = 0; i < ncol; i++) {
-      const kl = h.keyLabel[i];
-      if (kl === null || kl === undefined) continue;
-      let v = i === ncol - 1 && h.commandLast ? f.slice(k + i).join(' ') : f[k + i]!;
-      if (kl === '') continue; // ignored key (uid, user)
-      if (kl === 'tgid') {
-        if (v === '-') { isThread = true; continue; }
-        this.tgid = v;
-        labels.pid = v;
-        labelKey += 'p' + v + '\u0000';
-        continue;
-      }
-      if (kl === 'tid') {
-        if (v === '-') continue;
-        if (isThread) { labels.pid = this.tgid; labels.tid = v; labelKey += 'p' + this.tgid + '\u0000t' + v + '\u0000'; }
-        continue;
-      }
-      if (kl === 'command') v = v.replace(/^\|__/, '');
-      labels[kl] = v;
-      labelKey += v + '\u0000';
-    }
-    if (average) { this.averageRow(h, f, k, labels, lineNo); return; }
+    // labels: the key names the row's series; the object is built only for a new one (or an average)
+    const labelKey = this.labelsOf(h, f, k, null) as string;
+    if (average) { this.averageRow(h, f, k, this.labelsOf(h, f, k, {}, true) as Record<string, string>, lineNo); return; }
     let time: number | null = null;
     if (epoch !== undefined) time = epoch;
     else if (sec !== undefined) time = this.clock.at(sec);
@@ -236,6 +220,7 @@ export class TimeTableSink implements LineSink {
     }
     let e = h.byKey.get(labelKey);
     if (!e) {
+      const labels = this.labelsOf(h, f, k, {}, true) as Record<string, string>;
       const series: (Series | null)[] = [];
       for (let i = 0; i < ncol; i++) {
         const sp = h.specs[i];
@@ -244,7 +229,7 @@ export class TimeTableSink implements LineSink {
         const lab = extra ? { ...labels, ...extra } : labels;
         series.push(this.col.get(sp.name, h.cols[i]!, sp.unit, Object.keys(lab).length ? lab : undefined));
       }
-      e = { series, lastSample: -2 };
+      e = { series, stores: series.map((sr) => (sr ? this.col.store(sr) : null)), lastSample: -2 };
       h.byKey.set(labelKey, e);
     }
     if (h.sampleTime !== timeTok || e.lastSample === h.sample) { h.sample++; h.sampleTime = timeTok; }
@@ -259,10 +244,43 @@ export class TimeTableSink implements LineSink {
       if (v !== v) continue; // "-" and text cells (pidstat -R policy) are skipped
       const sp = h.specs[i]!;
       if (sp.mult) v *= sp.mult; else if (sp.div) v /= sp.div;
-      this.col.push(s, v, idx, lineNo, time);
+      this.col.push(s, v, idx, lineNo, time, e.stores[i]!);
       any = true;
     }
     if (any) this.anyRows = true;
+  }
+
+  /**
+   * The key columns of a row: their key string (labels null), or the labels object filled in. A
+   * pidstat -t thread row ("-" as TGID) is labelled with the process read last (kept across rows;
+   * `again` reads it without changing it, for a second pass over the same row).
+   */
+  private labelsOf(h: Header, f: string[], k: number, labels: Record<string, string> | null, again = false): string | Record<string, string> {
+    const ncol = h.cols.length;
+    let labelKey = '';
+    let isThread = false;
+    for (let i = 0; i < ncol; i++) {
+      const kl = h.keyLabel[i];
+      if (kl === null || kl === undefined) continue;
+      if (kl === '') continue; // ignored key (uid, user)
+      let v = i === ncol - 1 && h.commandLast ? (f.length === k + i + 1 ? f[k + i]! : f.slice(k + i).join(' ')) : f[k + i]!;
+      if (kl === 'tgid') {
+        if (v === '-') { isThread = true; continue; }
+        if (!again) this.tgid = v;
+        if (labels) labels.pid = v; else labelKey += 'p' + v + '\u0000';
+        continue;
+      }
+      if (kl === 'tid') {
+        if (v === '-') continue;
+        if (isThread) {
+          if (labels) { labels.pid = this.tgid; labels.tid = v; } else labelKey += 'p' + this.tgid + '\u0000t' + v + '\u0000';
+        }
+        continue;
+      }
+      if (kl === 'command' && v.startsWith('|__')) v = v.slice(3);
+      if (labels) labels[kl] = v; else labelKey += v + '\u0000';
+    }
+    return labels ?? labelKey;
   }
 
   private averageRow(h: Header, f: string[], k: number, labels: Record<string, string>, lineNo: number): void {

@@ -30,10 +30,40 @@ const MEM_SUFFIX: Record<string, number> = { k: 1024, m: 1024 ** 2, g: 1024 ** 3
 
 /** "1.2g" → bytes; bare numbers are KiB. */
 export function topMem(s: string): number {
+  // the common case, a bare integer, without the regex
+  if (allDigits(s)) return Math.round(Number(s) * 1024);
   const m = /^(\d+(?:[.,]\d+)?)([kmgtpe])?$/i.exec(s);
   if (!m) return NaN;
   const v = Number(m[1]!.replace(',', '.'));
   return Math.round(v * (m[2] ? MEM_SUFFIX[m[2].toLowerCase()]! : 1024));
+}
+
+/** /^\d+$/ */
+function allDigits(s: string): boolean {
+  const n = s.length;
+  if (n === 0) return false;
+  for (let i = 0; i < n; i++) { const c = s.charCodeAt(i); if (c < 48 || c > 57) return false; }
+  return true;
+}
+
+/** A cell matching /^-?\d+(?:[.,]\d+)?$/ read with num(); NaN for anything else. */
+function plainNumber(s: string): number {
+  const n = s.length;
+  let i = s.charCodeAt(0) === 45 ? 1 : 0;
+  const d0 = i;
+  while (i < n) { const c = s.charCodeAt(i); if (c < 48 || c > 57) break; i++; }
+  if (i === d0) return NaN;
+  let comma = false;
+  if (i < n) {
+    const c = s.charCodeAt(i);
+    if (c !== 46 && c !== 44) return NaN;
+    comma = c === 44;
+    const f0 = ++i;
+    while (i < n) { const d = s.charCodeAt(i); if (d < 48 || d > 57) return NaN; i++; }
+    if (i === f0) return NaN;
+  }
+  // num() reads "1,234" as a thousands group and "12,5" with a decimal comma; a plain one is Number()
+  return comma ? num(s) : Number(s);
 }
 
 function detect(head: readonly string[]): number {
@@ -108,6 +138,8 @@ class TopSink implements LineSink {
   }
 
   line(text: string, lineNo: number): void {
+    // a process row (a PID first) under a table header: none of the summary patterns can match it
+    if (this.cols !== null && this.pidRow(text)) { this.procRow(text, lineNo); return; }
     const t = text.trim();
     if (t === '') { return; }
     const m = TOP_LINE.exec(text);
@@ -237,11 +269,39 @@ class TopSink implements LineSink {
     }
   }
 
+  /**
+   * Does the line start with a number followed by a blank and then something other than ":"
+   * (after blanks)? Then it is no summary line ("top -", "Tasks:", "%Cpu", "MiB Mem", "Load
+   * average:") and no header: only procRow reads it.
+   */
+  private pidRow(text: string): boolean {
+    const n = text.length;
+    let i = 0;
+    let c = 32;
+    while (i < n && ((c = text.charCodeAt(i)) === 32 || c === 9)) i++;
+    if (i >= n || c < 48 || c > 57) return false;
+    while (i < n && (c = text.charCodeAt(i)) >= 48 && c <= 57) i++;
+    if (i >= n || (c !== 32 && c !== 9)) return false;
+    while (i < n && ((c = text.charCodeAt(i)) === 32 || c === 9)) i++;
+    return i < n && c !== 58 /* : */;
+  }
+
+  /** per column of the current header: 1 memory size, 2 a %-column, 0 other (cached with the header) */
+  private colKinds: Uint8Array | null = null;
+  private kindsFor: string[] | null = null;
+  private hasVsz = false;
+
   private procRow(text: string, lineNo: number): void {
     const cols = this.cols!;
+    if (this.kindsFor !== cols) {
+      this.kindsFor = cols;
+      this.colKinds = new Uint8Array(cols.map((c) => (MEM_COLUMNS.has(c) ? 1 : c.startsWith('%') ? 2 : 0)));
+      this.hasVsz = cols.includes('%VSZ');
+    }
+    const kinds = this.colKinds!;
     let f = fields(text);
     // BusyBox glues a wide VSZ to %VSZ: "1447g5792%"
-    if (cols.includes('%VSZ')) {
+    if (this.hasVsz) {
       const k = f.findIndex((x, i) => i < cols.length && /^\d+(?:\.\d+)?[kmgt]\d+%$/.test(x));
       if (k >= 0) { const g = /^(\d+(?:\.\d+)?[kmgt])(\d+%)$/.exec(f[k]!)!; f.splice(k, 1, g[1]!, g[2]!); }
     }
@@ -263,13 +323,14 @@ class TopSink implements LineSink {
       const v = f[i] ?? '';
       if (c === 'PID') pid = v;
       if (i === this.cmdCol) command = v;
-      if (MEM_COLUMNS.has(c)) { const b = topMem(v); row.push(Number.isFinite(b) ? b : v); continue; }
-      const pv = c.startsWith('%') ? v.replace(/%$/, '') : v;
+      const kind = kinds[i];
+      if (kind === 1) { const b = topMem(v); row.push(Number.isFinite(b) ? b : v); continue; }
+      const pv = kind === 2 && v.endsWith('%') ? v.slice(0, -1) : v;
       if (c === '%CPU') cpu = num(pv);
-      const n = /^-?\d+(?:[.,]\d+)?$/.test(pv) ? num(pv) : NaN;
+      const n = plainNumber(pv);
       row.push(Number.isFinite(n) ? n : v);
     }
-    if (!/^\d+$/.test(pid) && cols.includes('PID')) { this.w.add(`line ${lineNo}: could not read process row "${snippet(text)}"`); return; }
+    if (!allDigits(pid) && cols.includes('PID')) { this.w.add(`line ${lineNo}: could not read process row "${snippet(text)}"`); return; }
     if (this.rows.length < 200_000) this.rows.push(row); else this.droppedRows++;
     if (pid && Number.isFinite(cpu)) {
       const key = pid + '\u0000' + command;
