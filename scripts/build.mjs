@@ -31,6 +31,7 @@ if (only !== 'renderer') {
     ['electron/cli/main.ts', 'dist/cli.cjs'],
     ['electron/services/parseWorker.ts', 'dist/parseWorker.cjs'],
     ['electron/services/storeWorker.ts', 'dist/storeWorker.cjs'],
+    ['electron/services/readWorker.ts', 'dist/readWorker.cjs'],
     ['electron/main/main.ts', 'dist/electron/main.cjs'],
     ['electron/main/preload.ts', 'dist/electron/preload.cjs'],
   ];

@@ -9,7 +9,7 @@ import type {
   CaptureLines, CaptureMatches, ConfigChange, ConfigChangeInput, Experiment, ExperimentCapture, ExperimentComparison, ExperimentInput, ExperimentRef,
   HardwareProfile, HardwareProfileInput, ImportOptions, ImportResult, ImportSource, NotebookInfo, Proposals,
   RequirementInput, ResultMetric, ResultMetricInput, SearchHit, SeriesPoints, StoredCapture, Study, StudyComparison, StudyDetail, StudyView,
-  StudySummary, TimelineRow,
+  StudySummary, StudyOutline, TimelineRow,
 } from './model';
 import type { CaptureJson } from './capture/json';
 
@@ -23,7 +23,10 @@ export interface ApiMethods {
 
   // studies
   listStudies(): StudySummary[];
+  /** the study and every experiment in full (notes, captures): what `tunebook show --json` prints */
   getStudy(id: number): StudyDetail;
+  /** the study and its experiments without their notes and captures: what the study view lists and charts */
+  studyOutline(id: number): StudyOutline;
   createStudy(input: { title: string; goal?: string }): Study;
   updateStudy(id: number, patch: { title?: string; goal?: string; view?: StudyView }): Study;
   setRequirements(studyId: number, requirements: RequirementInput[]): Study;
@@ -47,6 +50,7 @@ export interface ApiMethods {
   deleteProfile(id: number): void;
 
   // experiments
+  getExperiment(id: number): Experiment;
   createExperiment(studyId: number, input: Partial<ExperimentInput> & { title: string }): Experiment;
   updateExperiment(id: number, patch: Partial<ExperimentInput>): Experiment;
   /** moves the experiment to the trash; restoreExperiment undoes it */
@@ -141,8 +145,8 @@ export type TunebookApi = Asyncify<ApiMethods> & {
 export interface ApiEvents {
   /** another notebook file was opened (File › Open in Electron, or openNotebook from any client) */
   onDidChangeNotebook: NotebookInfo;
-  /** data changed outside this window (another client, an import) */
-  onDidChangeData: { studyId: number | null };
+  /** data changed (by any client, this window's own writes included, or an import); sent after the change is committed */
+  onDidChangeData: DataChange;
   /** bytes of capture files read so far by the parse under way (a few times a second at most) */
   onDidProgressParse: { read: number; total: number };
   /** the import, re-parse or compaction under way: file `index` of `count`, bytes read of it */
@@ -151,6 +155,19 @@ export interface ApiEvents {
   onDidRequestAction: RequestedAction;
 }
 export const API_EVENTS = ['onDidChangeNotebook', 'onDidChangeData', 'onDidProgressParse', 'onDidProgressStore', 'onDidRequestAction'] as const satisfies readonly (keyof ApiEvents)[];
+
+/** What a write changed, so a window refetches only what shows it. */
+export interface DataChange {
+  /** the study it touched; null: none (hardware profiles), or the whole notebook when `all` */
+  studyId: number | null;
+  /**
+   * Set when only this experiment's own data changed (its fields, config changes, results,
+   * captures), not the study's order or its other experiments. Absent or null: the study as a whole.
+   */
+  experimentId?: number | null;
+  /** anything may have changed (a re-parse of every capture, a compaction, a bundle import) */
+  all?: boolean;
+}
 
 export interface StoreProgress { task: 'import' | 'reparse' | 'compact' | 'export' | 'bundle'; file: string; index: number; count: number; read: number; total: number }
 export type RequestedAction =
@@ -163,9 +180,9 @@ export type RequestedAction =
 /** Every method name, for hosts that route by name. The type check below keeps it complete. */
 export const API_METHODS = [
   'notebookInfo', 'openNotebook', 'recentNotebooks',
-  'listStudies', 'getStudy', 'createStudy', 'updateStudy', 'setRequirements', 'deleteStudy', 'restoreStudy', 'timeline', 'comparison', 'compareExperiments', 'experimentIndex',
+  'listStudies', 'getStudy', 'studyOutline', 'createStudy', 'updateStudy', 'setRequirements', 'deleteStudy', 'restoreStudy', 'timeline', 'comparison', 'compareExperiments', 'experimentIndex',
   'listProfiles', 'createProfile', 'updateProfile', 'deleteProfile',
-  'createExperiment', 'updateExperiment', 'deleteExperiment', 'restoreExperiment', 'moveExperiment',
+  'getExperiment', 'createExperiment', 'updateExperiment', 'deleteExperiment', 'restoreExperiment', 'moveExperiment',
   'addConfigChange', 'updateConfigChange', 'deleteConfigChange',
   'addResultMetric', 'updateResultMetric', 'deleteResultMetric',
   'search',

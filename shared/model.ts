@@ -176,6 +176,18 @@ export interface StudyDetail {
   experiments: Experiment[];
 }
 
+/** An experiment as a study's list and charts show it: all but its notes and captures (getExperiment has those). */
+export interface ExperimentSummary extends Omit<Experiment, 'notes' | 'captures'> {
+  /** how many captures it links */
+  captureCount: number;
+}
+
+/** A study and its experiments in order, light enough for a study of 10,000 (studyOutline). */
+export interface StudyOutline {
+  study: Study;
+  experiments: ExperimentSummary[];
+}
+
 /** A requirement judged on one experiment (in the order of the study's requirements, whose label they share). */
 export interface RequirementCheck {
   metric: string;

@@ -30,7 +30,7 @@ export function buildBundles(): Promise<{ dir: string; cli: string; parseWorkerF
       if (pid && !alive(Number(pid))) rmSync(path.join(cache, name), { recursive: true, force: true });
     }
     const dir = path.join(cache, `test-build-${process.pid}`);
-    const entries = { cli: 'electron/cli/main.ts', parseWorker: 'electron/services/parseWorker.ts', storeWorker: 'electron/services/storeWorker.ts' };
+    const entries = { cli: 'electron/cli/main.ts', parseWorker: 'electron/services/parseWorker.ts', storeWorker: 'electron/services/storeWorker.ts', readWorker: 'electron/services/readWorker.ts' };
     await Promise.all(Object.entries(entries).map(([name, entry]) => build({
       entryPoints: [path.join(ROOT, entry)], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
       outfile: path.join(dir, `${name}.cjs`), external: ['better-sqlite3', 'electron', 'playwright-core'], logLevel: 'silent',
@@ -39,6 +39,11 @@ export function buildBundles(): Promise<{ dir: string; cli: string; parseWorkerF
     return { dir, cli: path.join(dir, 'cli.cjs'), parseWorkerFile: path.join(dir, 'parseWorker.cjs'), storeWorkerFile: path.join(dir, 'storeWorker.cjs') };
   })();
   return built;
+}
+
+/** The read worker built beside the others (not in buildBundles' result: spread into a Backend's options, it would move its reads there). */
+export async function readWorkerFile(): Promise<string> {
+  return path.join((await buildBundles()).dir, 'readWorker.cjs');
 }
 
 function alive(pid: number): boolean {

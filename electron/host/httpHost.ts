@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { API_EVENTS, isApiMethod } from '../../shared/api';
 import { MAX_CAPTURE_TEXT, type Backend } from '../services/backend';
 import { toErrorBody } from '../services/errors';
+import { JsonText } from '../services/workerReads';
 import { contentType, RENDERER_CSP, resolveStaticPath } from './staticFiles';
 
 export interface HttpHostOptions {
@@ -55,7 +56,10 @@ function sameToken(a: string, b: string): boolean {
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  sendJson(res, status, JSON.stringify(body), headers);
+}
+
+function sendJson(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', ...headers });
   res.end(text);
 }
@@ -133,7 +137,8 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     }
     try {
       const result = await backend.call(name, args);
-      send(res, 200, result === undefined ? {} : { result });
+      if (result instanceof JsonText) sendJson(res, 200, `{"result":${result.json}}`); // serialised by the read worker
+      else send(res, 200, result === undefined ? {} : { result });
     } catch (e) {
       const body = toErrorBody(e);
       if (body.code === 'internal') log(e);

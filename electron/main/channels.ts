@@ -23,4 +23,6 @@ export function eventChannel(event: string): string {
 
 export type IpcEnvelope<T = unknown> =
   | { ok: true; result: T }
+  /** a result the read worker serialised: the preload parses it (off the main process) */
+  | { ok: true; json: string }
   | { ok: false; error: { code: string; message: string } };

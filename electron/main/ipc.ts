@@ -13,6 +13,7 @@
 import type { ApiEvents, ApiMethodName } from '../../shared/api';
 import { API_EVENTS, API_METHODS, isApiMethod } from '../../shared/api';
 import { toErrorBody } from '../services/errors';
+import { JsonText } from '../services/workerReads';
 import type { IpcEnvelope } from './channels';
 import { METHOD_CHANNEL_PREFIX, eventChannel, methodChannel } from './channels';
 import { isAppUrl } from './security';
@@ -88,7 +89,7 @@ export async function handleInvoke(channel: string, event: InvokeEventLike, args
   }
   try {
     const result = await deps.backend.call(method, args);
-    return { ok: true, result };
+    return result instanceof JsonText ? { ok: true, json: result.json } : { ok: true, result };
   } catch (err) {
     const body = toErrorBody(err);
     if (body.code === 'internal') log(`tunebook: ${method} failed`, err);

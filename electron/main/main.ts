@@ -53,9 +53,10 @@ const RENDERER_ROOT = path.join(__dirname, '..', 'renderer');
 const PRELOAD = path.join(__dirname, 'preload.cjs');
 // the window icon when running from a checkout (packaged builds get theirs from electron-builder)
 const DEV_ICON = path.join(__dirname, '..', '..', 'build', 'icon.png');
-// dist/parseWorker.cjs and dist/storeWorker.cjs (worker_threads entries; unpacked from the asar in packaged builds)
+// dist/parseWorker.cjs, storeWorker.cjs and readWorker.cjs (worker_threads entries; unpacked from the asar in packaged builds)
 const PARSE_WORKER = unpackedPath(path.join(__dirname, '..', 'parseWorker.cjs'));
 const STORE_WORKER = unpackedPath(path.join(__dirname, '..', 'storeWorker.cjs'));
+const READ_WORKER = unpackedPath(path.join(__dirname, '..', 'readWorker.cjs'));
 
 let mainWindow: BrowserWindow | null = null;
 let backend: Backend | null = null;
@@ -233,7 +234,7 @@ async function start(): Promise<void> {
   const notebookPath = config.notebookPath ?? defaultNotebookPath(userData);
   let b: Backend;
   try {
-    b = new Backend({ notebookPath, userDataDir: userData, appVersion: APP_VERSION, parseWorkerFile: PARSE_WORKER, storeWorkerFile: STORE_WORKER });
+    b = new Backend({ notebookPath, userDataDir: userData, appVersion: APP_VERSION, parseWorkerFile: PARSE_WORKER, storeWorkerFile: STORE_WORKER, readWorkerFile: READ_WORKER });
   } catch (err) {
     const text = describeOpenError(err, notebookPath);
     dialog.showErrorBox(text.title, `${text.message}\n\n${text.detail.replace('The current notebook is still open.', '')}`.trim());

@@ -54,7 +54,7 @@ export function reviveBridgeError(err: unknown): { code: ErrorCode; message: str
 export function unwrapEnvelope(envelope: unknown): unknown {
   if (typeof envelope === 'object' && envelope !== null && 'ok' in envelope) {
     const env = envelope as IpcEnvelope;
-    if (env.ok) return env.result;
+    if (env.ok) return 'json' in env ? JSON.parse(env.json) as unknown : env.result;
     throw bridgeError(String(env.error?.code ?? 'internal'), String(env.error?.message ?? 'Unknown error'));
   }
   throw bridgeError('internal', 'Malformed reply from the Tunebook main process');

@@ -15,6 +15,7 @@ import * as v from '../../shared/validate';
 import { openNotebookDb, schemaVersion, type Db } from '../db/connection';
 import * as cq from '../db/captureQueries';
 import { NotebookService } from './notebookService';
+import { isCaptureRead, isWorkerRead, JsonText, type ReadJob } from './workerReads';
 import { WorkerClient } from './workerClient';
 import type { CaptureJson } from '../../shared/capture/json';
 import type { ParseEvent, ParseRequest } from './parseWorker';
@@ -48,6 +49,12 @@ export interface BackendOptions {
   parseWorkerFile?: string;
   /** the built store worker (default: storeWorker.cjs beside the running bundle) */
   storeWorkerFile?: string;
+  /**
+   * The built read worker (readWorker.cjs): hosts that serve a window (Electron, browser mode) give
+   * it, and the reads that grow with the notebook (workerReads.ts) run there, answered as JsonText.
+   * Without it (the CLI, tests) every call runs on the caller's thread.
+   */
+  readWorkerFile?: string;
 }
 
 const MAX_RECENT = 10;
@@ -124,6 +131,8 @@ export class Backend {
   private readonly appVersion: string;
   private readonly parsePool: WorkerClient<ParseRequest, CaptureJson[], ParseEvent>;
   private readonly store: WorkerClient<StoreJob, StoreResult, StoreEvent>;
+  /** the read workers: records, and stored captures (null: reads run on this thread) */
+  private readonly reads: { records: WorkerClient<ReadJob, string, never>; captures: WorkerClient<ReadJob, string, never> } | null;
   private readonly uploads = new Map<string, Upload>();
   private readonly downloads = new Map<string, Download>();
   private hooks: HostHooks = {};
@@ -136,6 +145,9 @@ export class Backend {
     // a small young generation: a 1 GB import allocates fast and short-lived (chunks, decoded text);
     // collecting it often keeps the peak resident memory down at little cost in speed (npm run bench)
     this.store = new WorkerClient(opts.storeWorkerFile ?? path.join(__dirname, 'storeWorker.cjs'), { maxYoungGenerationSizeMb: 8 });
+    this.reads = opts.readWorkerFile
+      ? { records: new WorkerClient(opts.readWorkerFile), captures: new WorkerClient(opts.readWorkerFile) }
+      : null;
     this.notebookPath = path.resolve(opts.notebookPath);
     this.db = openNotebookDb(this.notebookPath, { create: true });
     this.service = this.wire(new NotebookService(this.db));
@@ -144,7 +156,7 @@ export class Backend {
   }
 
   private wire(s: NotebookService): NotebookService {
-    s.onChange = (studyId) => this.emit('onDidChangeData', { studyId });
+    s.onChange = (change) => this.emit('onDidChangeData', change);
     return s;
   }
 
@@ -203,12 +215,17 @@ export class Backend {
   }
 
   /**
-   * Dispatch one contract call. Throws TunebookError for anything a user can act on. Notebook calls
-   * answer synchronously; capture parsing answers with a Promise (it runs in a worker).
+   * Dispatch one contract call. Throws TunebookError for anything a user can act on. Writes answer
+   * synchronously; capture parsing, storing and exports answer with a Promise (they run in
+   * workers), and so do the reads of workerReads.ts when there is a read worker: with a JsonText.
    */
   call(method: ApiMethodName | string, args: unknown[]): unknown {
     if (!isApiMethod(method)) throw new TunebookError('invalid', `unknown method "${method}"`);
     if (!Array.isArray(args)) throw new TunebookError('invalid', 'arguments must be a list');
+    if (this.reads && isWorkerRead(method)) {
+      const client = isCaptureRead(method) ? this.reads.captures : this.reads.records;
+      return client.run({ notebook: this.notebookPath, method, args }).then((json) => new JsonText(json));
+    }
     switch (method) {
       case 'notebookInfo': return this.info();
       case 'openNotebook': return this.openNotebook(args[0] as string, args[1] === true);
@@ -266,8 +283,11 @@ export class Backend {
   private runStore<R extends StoreResult>(job: StoreJob, onCommitted?: (c: ImportedCapture) => void): Promise<R> {
     return this.store.run(job, (e) => {
       if ('progress' in e) this.emit('onDidProgressStore', e.progress);
-      else if ('committed' in e) { onCommitted?.(e.committed); this.emit('onDidChangeData', { studyId: e.studyId }); }
-      else this.emit('onDidChangeData', { studyId: e.changed });
+      else if ('committed' in e) {
+        onCommitted?.(e.committed);
+        // a capture stored on one experiment changes only that experiment
+        this.emit('onDidChangeData', job.op === 'import' ? { studyId: e.studyId, experimentId: job.experimentId } : { studyId: e.studyId });
+      } else this.emit('onDidChangeData', e.changed === null ? { studyId: null, all: true } : { studyId: e.changed });
     }) as Promise<R>;
   }
 
@@ -471,6 +491,8 @@ export class Backend {
     this.events.removeAllListeners();
     void this.parsePool.close();
     void this.store.close();
+    void this.reads?.records.close();
+    void this.reads?.captures.close();
     if (this.purgeTimer) clearTimeout(this.purgeTimer);
     this.purge();
     if (this.db.open) this.db.close();

@@ -3,13 +3,13 @@
  * synchronous ApiMethods minus the notebook-file methods (Backend adds those). Every argument is
  * checked here, since all three hosts pass untrusted JSON straight through.
  */
-import type { ApiMethods } from '../../shared/api';
+import type { ApiMethods, DataChange } from '../../shared/api';
 import { TunebookError } from '../../shared/api';
 import {
   type CaptureLines, type CaptureMatches, type ComparedSide, type ConfigChange, type Experiment, type ExperimentCapture,
   type ExperimentComparison, type ExperimentRef, type HardwareProfile,
   type Proposals, type RequirementInput, type ResultMetric, type ResultSource, type SearchHit, type SeriesPoints, type StoredCapture,
-  type Study, type StudyComparison, type StudyDetail, type StudySummary, type StudyView, type TimelineRow,
+  type Study, type StudyComparison, type StudyDetail, type StudyOutline, type StudySummary, type StudyView, type TimelineRow,
 } from '../../shared/model';
 import { computeComparison, computeTimeline } from '../../shared/timeline';
 import * as v from '../../shared/validate';
@@ -47,13 +47,33 @@ function studyView(raw: unknown): StudyView {
 }
 
 export class NotebookService implements NotebookMethods {
-  /** called after every write with the study it touched (null: profiles) */
-  onChange: (studyId: number | null) => void = () => {};
+  /** called after every write, once it is committed, with what it touched */
+  onChange: (change: DataChange) => void = () => {};
+  /** changes of the transaction under way, announced when it commits */
+  private pendingChanges: DataChange[] = [];
 
   constructor(readonly db: Db) {}
 
+  /**
+   * Run `fn` in one transaction, begun IMMEDIATE (it takes the write lock first, so it cannot fail
+   * half-way on a lock held by the store worker's connection); its changes are announced after commit.
+   */
   private tx<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    const outer = !this.db.inTransaction;
+    try {
+      const result = this.db.transaction(fn).immediate();
+      if (outer) this.announce();
+      return result;
+    } catch (e) {
+      if (outer) this.pendingChanges = [];
+      throw e;
+    }
+  }
+
+  private announce(): void {
+    const list = this.pendingChanges;
+    this.pendingChanges = [];
+    for (const c of list) this.onChange(c);
   }
 
   private study(id: unknown): Study {
@@ -71,9 +91,14 @@ export class NotebookService implements NotebookMethods {
     return this.experiment(id);
   }
 
-  private changed(studyId: number | null): void {
+  /**
+   * Record a write: to the study as a whole, or (`experimentId`) to one experiment's own data. Inside
+   * a transaction it is announced when that commits; outside one, at once.
+   */
+  private changed(studyId: number | null, experimentId?: number): void {
     if (studyId !== null) q.touchStudy(this.db, studyId);
-    this.onChange(studyId);
+    this.pendingChanges.push(experimentId === undefined ? { studyId } : { studyId, experimentId });
+    if (!this.db.inTransaction) this.announce();
   }
 
   // ---- studies -------------------------------------------------------------------------------
@@ -87,12 +112,21 @@ export class NotebookService implements NotebookMethods {
     return { study, experiments: q.listExperiments(this.db, study.id) };
   }
 
+  studyOutline(id: number): StudyOutline {
+    const study = this.study(id);
+    return { study, experiments: q.listExperimentSummaries(this.db, study.id) };
+  }
+
+  getExperiment(id: number): Experiment {
+    return this.experiment(id);
+  }
+
   createStudy(input: { title: string; goal?: string }): Study {
     const r = v.record(input, 'study');
     const title = f.studyTitle(r.title);
     const goal = f.studyGoal(r.goal) ?? '';
     const id = q.insertStudy(this.db, title, goal);
-    this.onChange(id);
+    this.changed(id);
     return q.getStudy(this.db, id)!;
   }
 
@@ -101,7 +135,7 @@ export class NotebookService implements NotebookMethods {
     const r = v.record(patch, 'patch');
     const title = r.title === undefined ? undefined : f.studyTitle(r.title);
     q.updateStudy(this.db, study.id, { title, goal: f.studyGoal(r.goal), view: r.view === undefined ? undefined : studyView(r.view) });
-    this.onChange(study.id);
+    this.changed(study.id);
     return q.getStudy(this.db, study.id)!;
   }
 
@@ -116,14 +150,14 @@ export class NotebookService implements NotebookMethods {
   deleteStudy(id: number): void {
     const study = this.study(id);
     q.setStudyDeleted(this.db, study.id, true);
-    this.onChange(study.id);
+    this.changed(study.id);
   }
 
   restoreStudy(id: number): Study {
     const sid = v.id(id, 'study id');
     if (!q.getStudy(this.db, sid, true)) notFound('study', sid);
     q.setStudyDeleted(this.db, sid, false);
-    this.onChange(sid);
+    this.changed(sid);
     return q.getStudy(this.db, sid)!;
   }
 
@@ -170,7 +204,7 @@ export class NotebookService implements NotebookMethods {
   createProfile(input: Parameters<ApiMethods['createProfile']>[0]): HardwareProfile {
     const cols = f.profileFields(input);
     const id = q.insertProfile(this.db, cols);
-    this.onChange(null);
+    this.changed(null);
     return q.getProfile(this.db, id)!;
   }
 
@@ -178,7 +212,7 @@ export class NotebookService implements NotebookMethods {
     const pid = v.id(id, 'profile id');
     const current = q.getProfile(this.db, pid) ?? notFound('hardware profile', pid);
     q.updateProfile(this.db, pid, f.profileFields(patch, current));
-    this.onChange(null);
+    this.changed(null);
     return q.getProfile(this.db, pid)!;
   }
 
@@ -190,7 +224,7 @@ export class NotebookService implements NotebookMethods {
       throw new TunebookError('conflict', `"${p.name}" is used by ${used} experiment${used === 1 ? '' : 's'} (including any in the trash); choose another profile for them first`);
     }
     q.deleteProfile(this.db, pid);
-    this.onChange(null);
+    this.changed(null);
   }
 
   // ---- experiments ---------------------------------------------------------------------------
@@ -215,7 +249,7 @@ export class NotebookService implements NotebookMethods {
   updateExperiment(id: number, patch: Parameters<ApiMethods['updateExperiment']>[1]): Experiment {
     const e = this.experiment(id);
     const cols = this.experimentColumns(patch, e);
-    this.tx(() => { q.updateExperiment(this.db, e.id, cols); this.changed(e.studyId); });
+    this.tx(() => { q.updateExperiment(this.db, e.id, cols); this.changed(e.studyId, e.id); });
     return q.getExperiment(this.db, e.id)!;
   }
 
@@ -255,7 +289,7 @@ export class NotebookService implements NotebookMethods {
   addConfigChange(experimentId: number, input: Parameters<ApiMethods['addConfigChange']>[1]): ConfigChange {
     const e = this.experiment(experimentId);
     const cols = f.changeFields(input);
-    const id = this.tx(() => { const id = q.insertConfigChange(this.db, e.id, cols); this.changed(e.studyId); return id; });
+    const id = this.tx(() => { const id = q.insertConfigChange(this.db, e.id, cols); this.changed(e.studyId, e.id); return id; });
     return q.getConfigChange(this.db, id)!;
   }
 
@@ -263,7 +297,7 @@ export class NotebookService implements NotebookMethods {
     const cid = v.id(id, 'config change id');
     const c = q.getConfigChange(this.db, cid) ?? notFound('config change', cid);
     const e = this.experiment(c.experimentId);
-    this.tx(() => { q.updateConfigChange(this.db, cid, f.changeFields(patch, c)); this.changed(e.studyId); });
+    this.tx(() => { q.updateConfigChange(this.db, cid, f.changeFields(patch, c)); this.changed(e.studyId, e.id); });
     const { experimentId: _e, ...out } = q.getConfigChange(this.db, cid)!;
     return out;
   }
@@ -272,7 +306,7 @@ export class NotebookService implements NotebookMethods {
     const cid = v.id(id, 'config change id');
     const c = q.getConfigChange(this.db, cid) ?? notFound('config change', cid);
     const e = this.experiment(c.experimentId);
-    this.tx(() => { q.deleteConfigChange(this.db, cid); this.changed(e.studyId); });
+    this.tx(() => { q.deleteConfigChange(this.db, cid); this.changed(e.studyId, e.id); });
   }
 
   // ---- result metrics ------------------------------------------------------------------------
@@ -301,7 +335,7 @@ export class NotebookService implements NotebookMethods {
       // a measured result means the step was run: planned steps are not judged, so it becomes kept
       if (e.status === 'planned') q.updateExperiment(this.db, e.id, { title: e.title, profileId: e.profileId, date: e.date, notes: e.notes, status: 'kept' });
       const id = q.insertResultMetric(this.db, e.id, cols);
-      this.changed(e.studyId);
+      this.changed(e.studyId, e.id);
       return id;
     });
     const { experimentId: _e, ...out } = q.getResultMetric(this.db, id)!;
@@ -316,7 +350,7 @@ export class NotebookService implements NotebookMethods {
     this.tx(() => {
       if (cols.primary && !m.primary) q.clearPrimary(this.db, e.id);
       q.updateResultMetric(this.db, mid, cols);
-      this.changed(e.studyId);
+      this.changed(e.studyId, e.id);
     });
     const { experimentId: _e, ...out } = q.getResultMetric(this.db, mid)!;
     return out;
@@ -326,7 +360,7 @@ export class NotebookService implements NotebookMethods {
     const mid = v.id(id, 'metric id');
     const m = q.getResultMetric(this.db, mid) ?? notFound('metric', mid);
     const e = this.experiment(m.experimentId);
-    this.tx(() => { q.deleteResultMetric(this.db, mid); this.changed(e.studyId); });
+    this.tx(() => { q.deleteResultMetric(this.db, mid); this.changed(e.studyId, e.id); });
   }
 
   // ---- stored captures -----------------------------------------------------------------------
@@ -395,7 +429,7 @@ export class NotebookService implements NotebookMethods {
     const r = v.record(patch, 'patch');
     const name = r.name === undefined ? l.name : v.text(r.name, 'name', { required: true, max: 1000 }).trim();
     const note = v.optText(r.note, 'note', 100_000) ?? l.note;
-    this.tx(() => { cq.updateLink(this.db, l.linkId, { name, note }); this.changed(e.studyId); });
+    this.tx(() => { cq.updateLink(this.db, l.linkId, { name, note }); this.changed(e.studyId, e.id); });
     return cq.publicLink(cq.getLink(this.db, l.linkId)!);
   }
 
@@ -414,7 +448,7 @@ export class NotebookService implements NotebookMethods {
     this.tx(() => {
       cq.setLinkDeleted(this.db, l.linkId, !linked);
       store.refreshFindings(this.db, e.id);
-      this.changed(e.studyId);
+      this.changed(e.studyId, e.id);
     });
     return cq.publicLink(cq.getLink(this.db, l.linkId)!);
   }

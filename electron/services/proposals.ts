@@ -48,7 +48,7 @@ export function resultProposal(db: Db, e: Experiment): ResultProposal | null {
       if (same >= 0) return { captureId: c.captureId, captureName: c.name, candidates, preferred: same, repeat: true };
       continue;
     }
-    const usual = usualMetrics(q.listExperiments(db, e.studyId).filter((x) => x.id !== e.id)).find((u) => u.primary)?.name ?? null;
+    const usual = usualMetrics(q.listExperimentSummaries(db, e.studyId).filter((x) => x.id !== e.id)).find((u) => u.primary)?.name ?? null;
     return { captureId: c.captureId, captureName: c.name, candidates, preferred: preferredCandidate(candidates, usual), repeat: false };
   }
   return null;

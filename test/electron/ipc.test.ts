@@ -2,6 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ApiEvents, ApiMethodName } from '../../shared/api';
 import { API_EVENTS, API_METHODS, TunebookError } from '../../shared/api';
 import type { AppWebContentsLike, BackendLike, InvokeEventLike } from '../../electron/main/ipc';
+import { JsonText } from '../../electron/services/workerReads';
+import { unwrapEnvelope } from '../../electron/main/preloadApi';
 import { forwardEvents, handleInvoke, isTrustedSender, registerApiHandlers, toErrorBody } from '../../electron/main/ipc';
 
 const MAIN_FRAME_ID = 7;
@@ -87,6 +89,14 @@ describe('handleInvoke', () => {
     const env = await handleInvoke('tunebook:getStudy', goodEvent(), [3], deps(b));
     expect(env).toEqual({ ok: true, result: { method: 'getStudy' } });
     expect(b.calls).toEqual([['getStudy', [3]]]);
+  });
+
+  it('passes a result the read worker serialised on as its JSON text (the preload parses it)', async () => {
+    const b = new FakeBackend();
+    b.impl = () => Promise.resolve(new JsonText('{"study":{"id":3},"experiments":[]}'));
+    const env = await handleInvoke('tunebook:studyOutline', goodEvent(), [3], deps(b));
+    expect(env).toEqual({ ok: true, json: '{"study":{"id":3},"experiments":[]}' });
+    expect(unwrapEnvelope(structuredClone(env))).toEqual({ study: { id: 3 }, experiments: [] });
   });
 
   it('wraps TunebookError as { ok: false, error: { code, message } }', async () => {

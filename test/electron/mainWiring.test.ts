@@ -72,7 +72,7 @@ describe('main.ts wiring', () => {
     expect(info).toMatchObject({ ok: true, result: { path: path.join(dir, 'e2e.tunebook') } });
     const bad = await h.state.ipcHandlers.get('tunebook:listStudies')!({ ...event, senderFrame: { ...event.senderFrame, url: 'https://evil.com/' } });
     expect(bad).toMatchObject({ ok: false, error: { code: 'refused' } });
-    const notFound = await h.state.ipcHandlers.get('tunebook:getStudy')!(event, 12345);
+    const notFound = await h.state.ipcHandlers.get('tunebook:updateStudy')!(event, 12345, { title: 'x' });
     expect(notFound).toMatchObject({ ok: false, error: { code: 'not-found' } });
   });
 

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startHttpHost, type HttpHost } from '../../electron/host/httpHost';
 import { resolveStaticPath } from '../../electron/host/staticFiles';
 import { Backend } from '../../electron/services/backend';
-import { buildBundles, seedPath, useTempDir } from '../helpers';
+import { buildBundles, readWorkerFile, seedPath, useTempDir } from '../helpers';
 
 interface Reply { status: number; headers: Record<string, string | string[] | undefined>; body: string }
 
@@ -34,13 +34,16 @@ describe('browser-mode HTTP host', () => {
     mkdirSync(ui);
     writeFileSync(path.join(ui, 'index.html'), '<!doctype html><title>Tunebook</title>');
     writeFileSync(path.join(tmp(), 'secret.txt'), 'outside the renderer');
-    backend = new Backend({ notebookPath: path.join(tmp(), 'nb.tunebook'), userDataDir: tmp() });
+    // as `tunebook serve` runs it: reads in the read worker, answered as the JSON text it wrote
+    backend = new Backend({ notebookPath: path.join(tmp(), 'nb.tunebook'), userDataDir: tmp(), readWorkerFile: await readWorkerFile() });
     host = await startHttpHost({ backend, rendererDir: ui, port: 0 });
   });
   afterEach(async () => { await host.close(); backend.close(); });
 
   const call = (method: string, args: unknown[], headers: Record<string, string> = {}) =>
     raw(host.port, 'POST', `/api/${method}`, { 'Content-Type': 'application/json', 'X-Tunebook-Token': host.token, ...headers }, JSON.stringify({ args }));
+  /** the notebook's studies, as the server answers them */
+  const studies = async () => JSON.parse((await call('listStudies', [])).body).result as unknown[];
 
   it('binds 127.0.0.1 and prints a URL carrying a long random token', () => {
     expect(host.url).toBe(`http://127.0.0.1:${host.port}/`);
@@ -54,6 +57,10 @@ describe('browser-mode HTTP host', () => {
     expect(JSON.parse(created.body).result).toMatchObject({ title: 'health-check QPS' });
     const list = await call('listStudies', []);
     expect(JSON.parse(list.body).result).toHaveLength(1);
+    const outline = await call('studyOutline', [JSON.parse(created.body).result.id]);
+    expect(JSON.parse(outline.body)).toEqual({ result: { study: JSON.parse(created.body).result, experiments: [] } });
+    const missing = await call('studyOutline', [99]);
+    expect([missing.status, JSON.parse(missing.body)]).toEqual([404, { error: { code: 'not-found', message: 'study 99 does not exist (it may have been deleted)' } }]);
   });
 
   it('refuses requests without the token, or with a wrong one, and changes nothing', async () => {
@@ -63,7 +70,7 @@ describe('browser-mode HTTP host', () => {
     const wrong = await call('createStudy', [{ title: 'x' }], { 'X-Tunebook-Token': 'f'.repeat(48) });
     expect(wrong.status).toBe(401);
     expect((await raw(host.port, 'GET', '/api/events')).status).toBe(401);
-    expect(backend.api.listStudies()).toEqual([]);
+    expect(await studies()).toEqual([]);
   });
 
   it('refuses another Origin even with the token (a web page the user visits)', async () => {
@@ -71,7 +78,7 @@ describe('browser-mode HTTP host', () => {
     expect(r.status).toBe(403);
     const sameOrigin = await call('listStudies', [], { Origin: `http://127.0.0.1:${host.port}` });
     expect(sameOrigin.status).toBe(200);
-    expect(backend.api.listStudies()).toEqual([]);
+    expect(await studies()).toEqual([]);
   });
 
   it('refuses a foreign Host header (DNS rebinding)', async () => {

@@ -5,8 +5,13 @@ import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Backend } from '../../electron/services/backend';
 import { showStudyJson } from '../../shared/showJson';
-import type { ApiMethods } from '../../shared/api';
-import { seedPath, useTempDir } from '../helpers';
+import type { ApiMethods, DataChange } from '../../shared/api';
+import Database from 'better-sqlite3';
+import { JsonText } from '../../electron/services/workerReads';
+import { NotebookService } from '../../electron/services/notebookService';
+import { summarize } from '../../shared/outline';
+import { openNotebookDb } from '../../electron/db/connection';
+import { readWorkerFile, seedPath, useTempDir } from '../helpers';
 
 /** Case study A (product.md) through the contract: 140 → 205 → 286 req/s. */
 function enterCaseStudyA(api: ApiMethods) {
@@ -100,31 +105,35 @@ describe('NotebookService through the Backend', () => {
     const ids = Array.from({ length: 7 }, (_, i) => api.createExperiment(study.id, { title: `e${i}` }).id);
     const order = () => api.getStudy(study.id).experiments.map((e) => e.id);
     fc.assert(fc.property(fc.array(fc.tuple(fc.constantFrom('move', 'delete', 'restore'), fc.nat(6), fc.nat(9)), { maxLength: 40 }), (ops) => {
-      // a model: the live order, and each deleted one's neighbours when it was deleted
+      // a model: the live order, and each deleted one's neighbours when it was deleted (while nothing has moved since)
       const live = order();
-      const trash = new Map<number, [number | undefined, number | undefined]>();
+      const trash = new Map<number, [number | undefined, number | undefined] | null>();
       for (const [op, k, pos] of ops) {
         const id = ids[k]!;
         if (op === 'move' && live.includes(id)) {
           live.splice(live.indexOf(id), 1);
           live.splice(Math.min(pos, live.length), 0, id);
           expect(api.moveExperiment(id, pos).position).toBe(live.indexOf(id));
+          for (const t of trash.keys()) trash.set(t, null); // a moved neighbour may now sit on either side of it
         } else if (op === 'delete' && live.includes(id)) {
           const at = live.indexOf(id);
           trash.set(id, [live[at - 1], live[at + 1]]);
           live.splice(at, 1);
           api.deleteExperiment(id);
         } else if (op === 'restore' && trash.has(id)) {
-          const [prev, next] = trash.get(id)!;
+          const neighbours = trash.get(id)!;
           trash.delete(id);
           const back = api.restoreExperiment(id);
           const now = order();
           // nothing else moved
           expect(now.filter((x) => x !== id)).toEqual(live);
-          // back between its old neighbours whenever they are still next to each other (or it was first or last)
-          const p = prev === undefined ? -1 : live.indexOf(prev);
-          const n = next === undefined ? live.length : live.indexOf(next);
-          if ((prev === undefined || p >= 0) && (next === undefined || n >= 0) && n === p + 1) expect(back.position).toBe(p + 1);
+          // with no move since, back between its old neighbours when they are still next to each other (or it was first or last)
+          if (neighbours) {
+            const [prev, next] = neighbours;
+            const p = prev === undefined ? -1 : live.indexOf(prev);
+            const n = next === undefined ? live.length : live.indexOf(next);
+            if ((prev === undefined || p >= 0) && (next === undefined || n >= 0) && n === p + 1) expect(back.position).toBe(p + 1);
+          }
           live.splice(now.indexOf(id), 0, id);
         }
         // after every step the API's positions are the places 0..n−1
@@ -204,6 +213,44 @@ describe('NotebookService through the Backend', () => {
     expect(api.getStudy(s.id).experiments).toEqual([]);
   });
 
+  it('announces each write once, after it is committed, saying whether one experiment or the study changed', () => {
+    const { study, c1 } = enterCaseStudyA(api);
+    const seen: DataChange[] = [];
+    const other = new Database(path.join(tmp(), 'nb.tunebook'), { readonly: true });
+    const title = other.prepare(`SELECT title FROM experiment WHERE id = ?`).pluck();
+    backend.on('onDidChangeData', (c) => {
+      // committed: another connection already reads it
+      expect(backend.api.notebookInfo()).toBeTruthy();
+      seen.push({ ...c, title: title.get(c1.id) } as DataChange);
+    });
+    api.updateExperiment(c1.id, { title: 'opcache off' });
+    api.addResultMetric(c1.id, { name: 'latency_mean_seconds', value: 0.2, unit: 's', better: 'lower' });
+    api.moveExperiment(c1.id, 0);
+    api.setRequirements(study.id, [{ metric: 'requests_per_second', comparator: '>=', threshold: 300, unit: '1/s' }]);
+    api.createProfile({ name: 'laptop' });
+    expect(() => api.addConfigChange(c1.id, { key: '' })).toThrow();
+    expect(seen).toEqual([
+      { studyId: study.id, experimentId: c1.id, title: 'opcache off' },
+      { studyId: study.id, experimentId: c1.id, title: 'opcache off' },
+      { studyId: study.id, title: 'opcache off' },
+      { studyId: study.id, title: 'opcache off' },
+      { studyId: null, title: 'opcache off' },
+    ]);
+    other.close();
+  });
+
+  it('the outline of a study is its experiments without notes and captures, in the same order as the full study', () => {
+    const { study, c1 } = enterCaseStudyA(api);
+    api.moveExperiment(c1.id, 0);
+    const full = api.getStudy(study.id);
+    const outline = api.studyOutline(study.id);
+    expect(outline.study).toEqual(full.study);
+    expect(outline.experiments).toEqual(full.experiments.map(summarize));
+    expect(outline.experiments[0]).not.toHaveProperty('notes');
+    expect(api.getExperiment(c1.id)).toEqual(full.experiments[0]);
+    expect(() => api.getExperiment(999)).toThrow(/experiment 999 does not exist/);
+  });
+
   it('switches notebooks and remembers recent ones; refuses a newer one and stays on the current', () => {
     enterCaseStudyA(api);
     const other = path.join(tmp(), 'second.tunebook');
@@ -213,6 +260,40 @@ describe('NotebookService through the Backend', () => {
     expect(api.recentNotebooks().slice(0, 2)).toEqual([other, path.join(tmp(), 'nb.tunebook')]);
     expect(() => api.openNotebook(path.join(tmp(), 'nope.tunebook'), false)).toThrow(/no notebook at/);
     expect(api.notebookInfo().path).toBe(other);
+  });
+});
+
+describe('reads in a worker thread (the hosts of a window)', () => {
+  const tmp = useTempDir();
+  it('answer what the same call answers on the main thread, as JSON text, and follow writes and notebook switches', async () => {
+    const backend = new Backend({ notebookPath: path.join(tmp(), 'nb.tunebook'), userDataDir: tmp(), readWorkerFile: await readWorkerFile() });
+    try {
+      const { study, c2 } = enterCaseStudyA(backend.api);
+      const viaWorker = async (method: string, ...args: unknown[]) => {
+        const r = await (backend.call(method, args) as Promise<unknown>);
+        expect(r).toBeInstanceOf(JsonText);
+        return JSON.parse((r as JsonText).json) as unknown;
+      };
+      // the same calls on this thread, on a connection of the test's own
+      const direct = new NotebookService(openNotebookDb(path.join(tmp(), 'nb.tunebook')));
+      for (const [method, args] of [['studyOutline', [study.id]], ['getStudy', [study.id]], ['comparison', [study.id]], ['timeline', [study.id]],
+        ['search', ['opcache']], ['experimentIndex', []], ['getExperiment', [c2.id]], ['listStudies', []]] as const) {
+        expect(await viaWorker(method, ...args), method).toEqual(JSON.parse(JSON.stringify((direct[method] as (...a: unknown[]) => unknown).apply(direct, args))));
+      }
+      direct.db.close();
+      // a write on the main thread is seen by the next read
+      backend.api.moveExperiment(c2.id, 0);
+      expect(((await viaWorker('studyOutline', study.id)) as { experiments: { id: number }[] }).experiments[0]!.id).toBe(c2.id);
+      // errors keep their code
+      await expect(backend.call('getExperiment', [999]) as Promise<unknown>).rejects.toMatchObject({ code: 'not-found' });
+      // another notebook: the worker reads that one
+      backend.api.openNotebook(path.join(tmp(), 'other.tunebook'), true);
+      expect(await viaWorker('listStudies')).toEqual([]);
+      // writes stay on the main thread
+      expect(backend.call('createStudy', [{ title: 'x' }])).toMatchObject({ title: 'x' });
+    } finally {
+      backend.close();
+    }
   });
 });
 
