@@ -57,15 +57,18 @@ function pickTrack(t: MetricTrack, at: readonly number[]): MetricTrack {
   return { ...t, value: pick(t.value, at), min: pick(t.min, at), max: pick(t.max, at), runs: pick(t.runs, at) };
 }
 
+/** What the charts read of an experiment: its config changes (the labels under its point). */
+export type Charted = Pick<Experiment, 'id' | 'configChanges'>;
+
 /** The first config change of an experiment under its point ("\nopcache.validate_timestamps +1"). */
-function changeLabel(e: Experiment | undefined): string {
+function changeLabel(e: Charted | undefined): string {
   if (!e || !e.configChanges.length) return '';
   const key = e.configChanges[0]!.key;
   return `\n${key.length > 28 ? `…${key.slice(-27)}` : key}${e.configChanges.length > 1 ? ` +${e.configChanges.length - 1}` : ''}`;
 }
 
 /** Every config change of an experiment, for its point's hover text. */
-function changesText(e: Experiment | undefined): string {
+function changesText(e: Charted | undefined): string {
   if (!e || !e.configChanges.length) return '';
   return `\n${e.configChanges.map((c) => `${c.key}: ${c.before || '∅'} → ${c.after || '∅'}`).join('\n')}`;
 }
@@ -104,7 +107,7 @@ function shownRows(c: StudyComparison, o: ChartOptions): readonly number[] {
 }
 
 /** The primary metric: the chain of kept steps as a line, failed and reverted attempts as separate points. */
-export function chainChart(c: StudyComparison, experiments: readonly Experiment[], requirements: readonly Requirement[], o: ChartOptions = {}): ChartData | null {
+export function chainChart(c: StudyComparison, experiments: readonly Charted[], requirements: readonly Requirement[], o: ChartOptions = {}): ChartData | null {
   const full = c.metrics.find((m) => m.primary);
   if (!full) return null;
   const shown = shownRows(c, o);
@@ -132,7 +135,7 @@ export function chainChart(c: StudyComparison, experiments: readonly Experiment[
 }
 
 /** Another metric of the study as a small chart on the same steps: the x axis says only the step (B, 1, 2 …). */
-export function metricChart(c: StudyComparison, metric: string, experiments: readonly Experiment[], requirements: readonly Requirement[], o: ChartOptions = {}): ChartData | null {
+export function metricChart(c: StudyComparison, metric: string, experiments: readonly Charted[], requirements: readonly Requirement[], o: ChartOptions = {}): ChartData | null {
   const full = c.metrics.find((m) => m.name === metric);
   if (!full) return null;
   const shown = shownRows(c, o);

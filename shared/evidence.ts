@@ -95,7 +95,7 @@ export interface UsualMetric { name: string; unit: string; better: Better; prima
  * The metrics a study records, most used first (the primary one of most experiments leads): what a
  * new experiment's result form proposes instead of an empty one.
  */
-export function usualMetrics(experiments: readonly Experiment[]): UsualMetric[] {
+export function usualMetrics(experiments: readonly Pick<Experiment, 'metrics'>[]): UsualMetric[] {
   const seen = new Map<string, UsualMetric & { uses: number; primaries: number; last: number }>();
   experiments.forEach((e, i) => {
     for (const m of e.metrics) {

@@ -50,12 +50,9 @@ function Window() {
     else setExporting(studyShown);
   }), [api, reparseAll, compact, openBundle, studyShown, show]);
 
-  // Reload everything when the notebook changes (File › Open in Electron) or data changes elsewhere.
-  useEffect(() => {
-    const offNotebook = api.on('onDidChangeNotebook', () => { navigate({ name: 'home' }); invalidate(); });
-    const offData = api.on('onDidChangeData', () => invalidate());
-    return () => { offNotebook(); offData(); };
-  }, [api, navigate, invalidate]);
+  // Reload everything when the notebook changes (File › Open in Electron); data changes reload only
+  // the views that show them (useQuery).
+  useEffect(() => api.on('onDidChangeNotebook', () => { navigate({ name: 'home' }); invalidate(); }), [api, navigate, invalidate]);
 
   return (
     <div className="app">

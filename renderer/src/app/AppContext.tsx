@@ -1,10 +1,12 @@
 /**
- * App-wide state: the TunebookApi, a data revision that every query depends on (bumped after each
- * write and on back-end events), and the current route (no router: a notebook has a handful of views).
+ * App-wide state: the TunebookApi, the data changes the back end announces (each view's query
+ * refetches only for the changes that touch what it shows: useQuery), a revision that reloads every
+ * view (another notebook, a change to all of it), and the current route (no router: a notebook has
+ * a handful of views).
  */
-import { createContext, useCallback, useContext, useMemo, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
-import type { TunebookApi } from '../../../shared/api';
+import type { DataChange, TunebookApi } from '../../../shared/api';
 
 export type Route =
   | { name: 'home' }
@@ -20,8 +22,15 @@ export type CaptureTab = 'figures' | 'raw' | 'charts';
 
 interface AppState {
   api: TunebookApi;
+  /** bumped when every view must reload */
   revision: number;
+  /** reload every view */
   invalidate: () => void;
+  /**
+   * Listen to the back end's data changes (any client's writes, this window's own included: a
+   * write's result is never reloaded twice, once after the call and again on its echo).
+   */
+  onDataChange: (fn: (c: DataChange) => void) => () => void;
   route: Route;
   navigate: (route: Route) => void;
 }
@@ -32,7 +41,16 @@ export function AppProvider({ api, children }: { api: TunebookApi; children: Rea
   const [revision, setRevision] = useState(0);
   const [route, setRoute] = useState<Route>({ name: 'home' });
   const invalidate = useCallback(() => setRevision((r) => r + 1), []);
-  const value = useMemo(() => ({ api, revision, invalidate, route, navigate: setRoute }), [api, revision, invalidate, route]);
+  const listeners = useRef(new Set<(c: DataChange) => void>());
+  const onDataChange = useCallback((fn: (c: DataChange) => void) => {
+    listeners.current.add(fn);
+    return () => { listeners.current.delete(fn); };
+  }, []);
+  useEffect(() => api.on('onDidChangeData', (c) => {
+    if (c.all) invalidate();
+    else for (const fn of [...listeners.current]) fn(c);
+  }), [api, invalidate]);
+  const value = useMemo(() => ({ api, revision, invalidate, onDataChange, route, navigate: setRoute }), [api, revision, invalidate, onDataChange, route]);
   return <AppContext.Provider value={value}>{children}</AppContext.Provider>;
 }
 

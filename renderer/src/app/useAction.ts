@@ -5,23 +5,22 @@ import { useToasts } from '../components/Toast/useToasts';
 import { useApp } from './AppContext';
 
 /**
- * Runs a write against the API: on success the data revision is bumped (every view reloads), on
- * failure the host's message is shown in an alert toast. Returns the result, or undefined on failure.
+ * Runs a write against the API; on failure the host's message is shown in an alert toast. Returns
+ * the result, or undefined on failure. Views showing what it changed reload on the change the back
+ * end announces once it is committed (useQuery), not here: once per write.
  */
 export function useAction() {
-  const { api, invalidate } = useApp();
+  const { api } = useApp();
   const { showError } = useToasts();
   return useCallback(
-    async <T,>(fn: (api: TunebookApi) => Promise<T>, opts: { invalidate?: boolean } = {}): Promise<T | undefined> => {
+    async <T,>(fn: (api: TunebookApi) => Promise<T>): Promise<T | undefined> => {
       try {
-        const result = await fn(api);
-        if (opts.invalidate !== false) invalidate();
-        return result;
+        return await fn(api);
       } catch (e) {
         showError(describeError(e).message);
         return undefined;
       }
     },
-    [api, invalidate, showError],
+    [api, showError],
   );
 }

@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useApp } from '../../app/AppContext';
+import { never } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
 import { CaptureCard } from './CaptureCard';
 import { plural } from './formatCapture';
@@ -28,7 +29,7 @@ let keptEntries: CaptureEntry[] = [];
 
 export function CapturesView() {
   const { api } = useApp();
-  const kinds = useQuery('capture-kinds', (a) => a.captureKinds());
+  const kinds = useQuery('capture-kinds', (a) => a.captureKinds(), { on: never });
   const [kind, setKind] = useState('');
   const [entries, setEntries] = useState<CaptureEntry[]>(() => keptEntries);
   useEffect(() => { keptEntries = entries; }, [entries]);

@@ -11,6 +11,7 @@ import { metricInfo } from '../../../../shared/metrics';
 import { displayScale, formatNumber, formatQuantity } from '../../../../shared/units';
 import { describeError } from '../../api';
 import { useApp } from '../../app/AppContext';
+import { experimentChanged, profilesChanged, studiesChanged } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
 import { BarChart } from '../../components/Chart/BarChart';
 import { SeriesChart } from '../../components/Chart/SeriesChart';
@@ -19,8 +20,8 @@ import './comparison.css';
 
 export function CompareView({ a, b }: { a: number | null; b: number | null }) {
   const { navigate } = useApp();
-  const index = useQuery('experiment-index', (api) => api.experimentIndex());
-  const cmp = useQuery(a !== null && b !== null ? `compare:${a}:${b}` : null, (api) => api.compareExperiments(a!, b!));
+  const index = useQuery('experiment-index', (api) => api.experimentIndex(), { on: studiesChanged });
+  const cmp = useQuery(a !== null && b !== null ? `compare:${a}:${b}` : null, (api) => api.compareExperiments(a!, b!), { on: (c) => experimentChanged(a)(c) || experimentChanged(b)(c) || profilesChanged(c) });
   const set = (side: 'a' | 'b', id: number | null) => navigate({ name: 'compare', a: side === 'a' ? id : a, b: side === 'b' ? id : b });
   const c = cmp.data;
   return (

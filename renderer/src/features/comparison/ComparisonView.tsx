@@ -6,16 +6,17 @@
  * axis. Two rows picked open them side by side. What the charts leave out is kept with the study.
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { Experiment, Requirement, Study, StudyComparison, TimelineRow } from '../../../../shared/model';
+import type { Requirement, Study, StudyComparison, TimelineRow } from '../../../../shared/model';
 import { formatQuantity } from '../../../../shared/units';
 import { mainMetric } from '../../../../shared/timeline';
 import { useApp } from '../../app/AppContext';
 import { useAction } from '../../app/useAction';
+import { studyChanged } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
 import { LineChart } from '../../components/Chart/LineChart';
 import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
 import { formatPercent, requirementText } from '../../../../shared/format';
-import { chainChart, metricChart, shortTitle, stepNo } from '../../../../shared/chartData';
+import { chainChart, metricChart, shortTitle, stepNo, type Charted } from '../../../../shared/chartData';
 import { useWindowedRows } from '../../hooks/useWindowedRows';
 import './comparison.css';
 
@@ -28,12 +29,13 @@ function tone(p: number | null, better: TimelineRow['better']): string {
 
 export function ComparisonView({ study, experiments, onSelect }: {
   study: Study;
-  experiments: Experiment[];
+  experiments: readonly Charted[];
   onSelect: (experimentId: number) => void;
 }) {
   const { navigate } = useApp();
   const run = useAction();
-  const q = useQuery(`comparison:${study.id}`, (api) => api.comparison(study.id));
+  // derived from every experiment's results: reloaded on any change to the study
+  const q = useQuery(`comparison:${study.id}`, (api) => api.comparison(study.id), { on: studyChanged(study.id) });
   const [picked, setPicked] = useState<number[]>([]);
   const c = q.data;
   // what the charts leave out: shown at once, kept with the study
@@ -153,7 +155,7 @@ function NotComparable() {
 
 /** The primary metric: the chain of kept steps as a line, failed and reverted attempts as separate points. */
 function ChainChart({ comparison: c, shown, experiments, requirements, studyTitle }: {
-  comparison: StudyComparison; shown: number[]; experiments: Experiment[]; requirements: Requirement[]; studyTitle: string;
+  comparison: StudyComparison; shown: number[]; experiments: readonly Charted[]; requirements: Requirement[]; studyTitle: string;
 }) {
   const chart = useMemo(() => chainChart(c, experiments, requirements, { shown }), [c, shown, experiments, requirements]);
   if (!chart) return null;
@@ -232,7 +234,7 @@ function RequirementVerdicts({ comparison: c, requirements, onSelect }: { compar
 
 /** The study's other metrics, one small chart each on the same experiments, with their requirement lines. */
 function SmallMultiples({ comparison: c, shown, experiments, requirements, hidden, onHide, studyTitle }: {
-  comparison: StudyComparison; shown: number[]; experiments: Experiment[]; requirements: Requirement[]; hidden: string[]; onHide: (name: string, hidden: boolean) => void; studyTitle: string;
+  comparison: StudyComparison; shown: number[]; experiments: readonly Charted[]; requirements: Requirement[]; hidden: string[]; onHide: (name: string, hidden: boolean) => void; studyTitle: string;
 }) {
   const others = c.metrics.filter((m) => !m.primary);
   if (!others.length) return null;
@@ -261,7 +263,7 @@ function SmallMultiples({ comparison: c, shown, experiments, requirements, hidde
 }
 
 function SmallMultiple({ comparison: c, metric, shown, experiments, requirements, studyTitle }: {
-  comparison: StudyComparison; metric: string; shown: number[]; experiments: Experiment[]; requirements: Requirement[]; studyTitle: string;
+  comparison: StudyComparison; metric: string; shown: number[]; experiments: readonly Charted[]; requirements: Requirement[]; studyTitle: string;
 }) {
   const chart = useMemo(() => metricChart(c, metric, experiments, requirements, { shown }), [c, metric, shown, experiments, requirements]);
   if (!chart) return null;

@@ -10,6 +10,7 @@ import { formatNumber, formatQuantity } from '../../../../shared/units';
 import { useApp } from '../../app/AppContext';
 import type { CaptureTab } from '../../app/AppContext';
 import { useAction } from '../../app/useAction';
+import { never } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
 import { CaptureBody } from '../captures/CaptureCard';
 import '../captures/captures.css';
@@ -26,7 +27,7 @@ export function CaptureView({ captureId, experimentId, line, tab }: { captureId:
   const { navigate } = useApp();
   const run = useAction();
   const q = useQuery(`capture:${captureId}:${experimentId ?? ''}`, (api) => api.getCapture(captureId, experimentId ?? undefined));
-  const kinds = useQuery('capture-kinds', (api) => api.captureKinds());
+  const kinds = useQuery('capture-kinds', (api) => api.captureKinds(), { on: never });
   const [shownLine, setShownLine] = useState<number | null>(line);
   const go = (next: { tab?: CaptureTab; line?: number }) => navigate({ name: 'capture', captureId, experimentId, tab: next.tab ?? tab, ...(next.line ? { line: next.line } : {}) });
 

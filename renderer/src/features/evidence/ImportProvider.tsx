@@ -60,7 +60,7 @@ async function toSources(intake: Intake, onUpload: (t: Omit<Task, 'label'>) => v
 }
 
 export function ImportProvider({ children }: { children: ReactNode }) {
-  const { api, invalidate } = useApp();
+  const { api } = useApp();
   const { show, showError } = useToasts();
   const [task, setTask] = useState<Task | null>(null);
   const running = useRef(false);
@@ -79,7 +79,8 @@ export function ImportProvider({ children }: { children: ReactNode }) {
     setTask({ label, phase: 'store', file: '', index: 0, count: 1, read: 0, total: 0 });
     return controller;
   };
-  const end = () => { running.current = false; abort.current = null; setTask(null); invalidate(); };
+  // what an import or bundle stored is announced by the back end as it commits (useQuery reloads on that)
+  const end = () => { running.current = false; abort.current = null; setTask(null); };
 
   const importInto = useCallback(async (experimentId: number, intake: Intake, opts: { kind?: string } = {}): Promise<ImportResult | undefined> => {
     if (running.current) { showError('Another import is under way: wait for it or cancel it first.'); return undefined; }

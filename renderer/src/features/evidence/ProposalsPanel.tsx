@@ -9,6 +9,7 @@ import type { ConfigProposal, Experiment, HardwareProfile, ProfileProposal, Resu
 import { applyProfilePatch } from '../../../../shared/profileFromCaptures';
 import { formatQuantity } from '../../../../shared/units';
 import { useAction } from '../../app/useAction';
+import { experimentChanged } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
 
 /** Dismissed proposals, by experiment and content, for the life of the window. */
@@ -16,7 +17,7 @@ const dismissed = new Set<string>();
 
 export function ProposalsPanel({ experiment, profiles }: { experiment: Experiment; profiles: HardwareProfile[] }) {
   // refetched whenever the notebook changes (a capture added, a result set …)
-  const proposals = useQuery(experiment.captures.length ? `proposals:${experiment.id}` : null, (api) => api.experimentProposals(experiment.id));
+  const proposals = useQuery(experiment.captures.length ? `proposals:${experiment.id}` : null, (api) => api.experimentProposals(experiment.id), { on: experimentChanged(experiment.id, experiment.studyId) });
   const [, rerender] = useState(0);
   const p = proposals.data;
   if (!p) return null;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { DragEvent, FormEvent, KeyboardEvent, LiHTMLAttributes } from 'react';
-import type { Experiment } from '../../../../shared/model';
+import type { ExperimentSummary } from '../../../../shared/model';
 import { useAction } from '../../app/useAction';
 import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
 import { formatQuantity } from '../../../../shared/units';
@@ -14,7 +14,7 @@ import { useImport } from '../evidence/useImport';
  */
 export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
   studyId: number;
-  experiments: Experiment[];
+  experiments: ExperimentSummary[];
   selectedId: number | null;
   onSelect: (id: number) => void;
 }) {
@@ -118,7 +118,7 @@ export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
                 <span className="exp-title">{x.title}</span>
                 <StatusBadge status={x.status} />
                 {primary && <span className="exp-value">{formatQuantity(primary.value, primary.unit, primary.name)}</span>}
-                {x.captures.length > 0 && <span className="exp-captures muted small" title={`${x.captures.length} captures`} aria-label={`${x.captures.length} captures`}>▤ {x.captures.length}</span>}
+                {x.captureCount > 0 && <span className="exp-captures muted small" title={`${x.captureCount} captures`} aria-label={`${x.captureCount} captures`}>▤ {x.captureCount}</span>}
               </button>
               <span className="drag-handle" aria-hidden="true" title="Drag to reorder">⋮⋮</span>
             </CaptureDropItem>

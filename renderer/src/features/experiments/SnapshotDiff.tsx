@@ -47,7 +47,7 @@ function fileSummary(entries: readonly CaptureEntry[]): { text: string; bad: boo
 }
 
 export function SnapshotDiff({ experimentId, existing = [] }: { experimentId: number; existing?: readonly ConfigChange[] }) {
-  const { api, invalidate } = useApp();
+  const { api } = useApp();
   const [open, setOpen] = useState(false);
   const [before, setBefore] = useState<SideState>(EMPTY_SIDE);
   const [after, setAfter] = useState<SideState>(EMPTY_SIDE);
@@ -172,7 +172,6 @@ export function SnapshotDiff({ experimentId, existing = [] }: { experimentId: nu
         break;
       }
     }
-    if (done.size) invalidate(); // the experiment (and its config changes table) reloads
     if (!mounted.current) return;
     setBusy(null);
     setAdding(false);

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { never } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
 import { useImport } from '../evidence/useImport';
 import { OpenNotebookDialog } from './OpenNotebookDialog';
@@ -6,7 +7,7 @@ import { OpenNotebookDialog } from './OpenNotebookDialog';
 /** The current notebook file, the Open notebook… command, and the notebook's upkeep (also in Electron's File menu). */
 export function NotebookBar() {
   const { reparseAll, compact, busy } = useImport();
-  const info = useQuery('notebookInfo', (api) => api.notebookInfo());
+  const info = useQuery('notebookInfo', (api) => api.notebookInfo(), { on: never });
   const [open, setOpen] = useState(false);
   const path = info.data?.path ?? '';
   const name = path.split(/[\\/]/).pop() ?? path;

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useApp } from '../../app/AppContext';
 import { useAction } from '../../app/useAction';
+import { never } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
 import { Dialog } from '../../components/Dialog/Dialog';
 
@@ -12,7 +13,7 @@ import { Dialog } from '../../components/Dialog/Dialog';
 export function OpenNotebookDialog({ currentPath, onClose }: { currentPath: string; onClose: () => void }) {
   const { navigate } = useApp();
   const run = useAction();
-  const recent = useQuery('recentNotebooks', (api) => api.recentNotebooks());
+  const recent = useQuery('recentNotebooks', (api) => api.recentNotebooks(), { on: never });
   const [path, setPath] = useState('');
   const [create, setCreate] = useState(false);
 

@@ -50,7 +50,7 @@ function toInput(p: HardwareProfile | null): HardwareProfileInput {
 
 /** Create or edit one hardware profile; delete is refused by the back end while experiments use it. */
 export function ProfileForm({ profile }: { profile: HardwareProfile | null }) {
-  const { api, navigate, invalidate } = useApp();
+  const { api, navigate } = useApp();
   const run = useAction();
   const [v, setV] = useState<HardwareProfileInput>(() => toInput(profile));
   const [error, setError] = useState<string | null>(null);
@@ -79,7 +79,6 @@ export function ProfileForm({ profile }: { profile: HardwareProfile | null }) {
     if (!profile) return;
     try {
       await api.deleteProfile(profile.id);
-      invalidate();
       navigate({ name: 'profiles', profileId: null });
     } catch (e) {
       // Refused while used: keep the message next to the button, where the user is looking.

@@ -1,4 +1,5 @@
 import { useApp } from '../../app/AppContext';
+import { profilesChanged } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
 import { formatBytes } from '../../../../shared/format';
 import { ProfileForm } from './ProfileForm';
@@ -6,7 +7,7 @@ import { ProfileForm } from './ProfileForm';
 /** Hardware profiles: the machines experiments ran on, shared across experiments and studies. */
 export function ProfilesView({ profileId }: { profileId: number | null | undefined }) {
   const { navigate } = useApp();
-  const profiles = useQuery('profiles', (api) => api.listProfiles());
+  const profiles = useQuery('profiles', (api) => api.listProfiles(), { on: profilesChanged });
   const list = profiles.data ?? [];
   const selected = profileId === null || profileId === undefined ? null : list.find((p) => p.id === profileId) ?? null;
   const creating = profileId === null || profileId === undefined;

@@ -8,6 +8,7 @@ import { useId, useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { ReportFormat } from '../../../../shared/model';
 import { formatQuantity } from '../../../../shared/units';
+import { studyChanged } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
 import { Dialog } from '../../components/Dialog/Dialog';
 import { useImport } from '../evidence/useImport';
@@ -22,7 +23,8 @@ const FORMATS: { id: ReportFormat; label: string; about: string }[] = [
 
 export function ExportDialog({ studyId, onClose }: { studyId: number; onClose: () => void }) {
   const { exportStudy, busy } = useImport();
-  const detail = useQuery(`study:${studyId}`, (api) => api.getStudy(studyId));
+  // in full: the bundle's summary counts its distinct captures and their bytes
+  const detail = useQuery(`study-full:${studyId}`, (api) => api.getStudy(studyId), { on: studyChanged(studyId) });
   const experiments = useMemo(() => detail.data?.experiments ?? [], [detail.data]);
   const [format, setFormat] = useState<ReportFormat>('html');
   // unticked experiments (so experiments added meanwhile are in by default)

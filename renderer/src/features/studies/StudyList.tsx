@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { useApp } from '../../app/AppContext';
+import { studiesChanged } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
 import { NewStudyDialog } from './NewStudyDialog';
 
 /** Sidebar: the notebook's studies, newest edit first, and the New study command. */
 export function StudyList() {
   const { route, navigate } = useApp();
-  const studies = useQuery('studies', (api) => api.listStudies());
+  const studies = useQuery('studies', (api) => api.listStudies(), { on: studiesChanged });
   const [creating, setCreating] = useState(false);
   const current = route.name === 'study' ? route.studyId : null;
   const list = [...(studies.data ?? [])].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id);

@@ -1,7 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { usualMetrics } from '../../../../shared/evidence';
 import { useApp } from '../../app/AppContext';
+import { profilesChanged } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
+import { useExperiment, useStudyOutline } from './useStudyData';
 import { ExperimentDetail } from '../experiments/ExperimentDetail';
 import { ExperimentList } from '../experiments/ExperimentList';
 import { RequirementsEditor } from '../requirements/RequirementsEditor';
@@ -12,8 +14,8 @@ import { useFileDrop } from '../../hooks/useFileDrop';
 
 export function StudyView({ studyId, experimentId, onExport }: { studyId: number; experimentId: number | null; onExport: () => void }) {
   const { navigate } = useApp();
-  const detail = useQuery(`study:${studyId}`, (api) => api.getStudy(studyId));
-  const profiles = useQuery('profiles', (api) => api.listProfiles());
+  const detail = useStudyOutline(studyId);
+  const profiles = useQuery('profiles', (api) => api.listProfiles(), { on: profilesChanged });
   const experiments = useMemo(() => detail.data?.experiments ?? [], [detail.data]);
   const usual = useMemo(() => usualMetrics(experiments), [experiments]);
   const selected = experiments.find((e) => e.id === experimentId) ?? null;
@@ -30,6 +32,9 @@ export function StudyView({ studyId, experimentId, onExport }: { studyId: number
   const { dragging, handlers } = useFileDrop((files) => { if (files.length) setDropped(files); });
 
   const selectedId = selected?.id ?? null;
+  // the selected experiment in full (notes, captures): the outline leaves them out
+  const full = useExperiment(selectedId, studyId);
+  const experiment = full.data?.id === selectedId ? full.data : undefined;
   useEffect(() => {
     if (selectedId !== null) document.getElementById(`experiment-${selectedId}`)?.scrollIntoView({ block: 'nearest' });
   }, [selectedId]);
@@ -57,10 +62,10 @@ export function StudyView({ studyId, experimentId, onExport }: { studyId: number
       <div className="experiments-layout">
         <ExperimentList studyId={study.id} experiments={experiments} selectedId={selected?.id ?? null} onSelect={select} />
         <div id={selected ? `experiment-${selected.id}` : undefined}>
-          {selected ? (
+          {selected && experiment ? (
             <ExperimentDetail
               key={selected.id}
-              experiment={selected}
+              experiment={experiment}
               index={index}
               profiles={profiles.data ?? []}
               usual={usual}
@@ -69,7 +74,8 @@ export function StudyView({ studyId, experimentId, onExport }: { studyId: number
                 select(next?.id ?? null);
               }}
             />
-          ) : experiments.length > 0 ? <p className="muted panel">Select an experiment.</p> : null}
+          ) : selected ? <p className={full.error ? 'error-text panel' : 'muted panel'} role={full.error ? 'alert' : undefined}>{full.error ?? 'Loading…'}</p>
+            : experiments.length > 0 ? <p className="muted panel">Select an experiment.</p> : null}
         </div>
       </div>
     </div>
