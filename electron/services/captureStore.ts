@@ -4,21 +4,22 @@
  *
  * Storing a file is two steps, so a kill, a crash, a cancel or a full disk at any moment leaves the
  * notebook exactly as it was before that file:
- *  1. stage (stageCapture): one streaming pass over the file that hashes it (SHA-256), parses it
- *     (CaptureStream), cuts it into ~256 KiB chunks at line ends and deflates them in the thread
- *     pool into a staging file outside the notebook. Memory stays flat whatever the file's size.
+ *  1. stage (stageCapture): one streaming pass over the file that parses it (CaptureStream), cuts
+ *     it into ~1 MiB chunks at line ends and, in a second thread, hashes them (SHA-256) and
+ *     deflates them into a staging file outside the notebook. Memory stays flat whatever the
+ *     file's size.
  *  2. commit (commitStaged): one IMMEDIATE transaction copies the chunks, the parse and the series
  *     into the notebook and links the capture to the experiment — or, when the same bytes are
  *     already stored, only links them. Nothing is visible until COMMIT.
  * The write lock is held only for step 2 (a fraction of the time the file takes to read).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { promisify } from 'node:util';
-import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { Worker } from 'node:worker_threads';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { TunebookError } from '../../shared/api';
 import { toCaptureJson, type CaptureJson } from '../../shared/capture/json';
 import { LineBreakCounter, LineSplitter, lastLineEnd, safeCut } from '../../shared/capture/lineBreaks';
@@ -38,14 +39,15 @@ import * as cq from '../db/captureQueries';
 export const CHUNK_BYTES = 1 << 20;
 /** Read size of the streaming pass. */
 const READ_BYTES = 1 << 20;
+/** Text handed to the parser at once (see stageCapture) */
+const DECODE_BYTES = 64 * 1024;
 /** deflate level: text logs compress 6–10× at level 1, and it keeps up with the parsers */
 const LEVEL = 1;
-/** chunks being deflated at once (the thread pool works while the parser reads the next piece) */
+/** chunks on their way through the staging thread at once (it works while the parser reads the next piece) */
 const IN_FLIGHT = 4;
 /** lines longer than this are cut in the raw-text view (the bytes stay whole in the notebook) */
 export const MAX_SHOWN_LINE = 10_000;
 
-const deflateAsync = promisify(deflateRaw);
 const deflate = (b: Buffer): Buffer => deflateRawSync(b, { level: LEVEL });
 const inflate = (b: Buffer): Buffer => inflateRawSync(b);
 
@@ -73,7 +75,48 @@ export interface StageOptions {
   onProgress?: (read: number, total: number) => void;
 }
 
-/** Stream a file once: hash, parse, chunk and deflate it into a staging file. */
+/**
+ * The staging thread (a worker started from this source, so it needs no bundle of its own): SHA-256
+ * over the chunks in order, deflate, append to the staging file (the fd, opened by the caller).
+ * Each chunk's buffer comes back with its place in the file, to be filled again. A failure (ENOSPC
+ * on a full disk …) comes back with its code. Node built-ins only.
+ */
+const STAGER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const { deflateRawSync } = require('node:zlib');
+const { writeSync } = require('node:fs');
+const hash = createHash('sha256');
+let written = 0;
+let failed = false;
+parentPort.on('message', (m) => {
+  if (failed) return;
+  try {
+    if (m.end) { parentPort.postMessage({ sha256: hash.digest('hex') }); return; }
+    const bytes = new Uint8Array(m.buf, 0, m.size);
+    hash.update(bytes);
+    const z = deflateRawSync(bytes, { level: workerData.level });
+    for (let o = 0; o < z.length;) o += writeSync(workerData.fd, z, o, z.length - o, written + o);
+    parentPort.postMessage({ seq: m.seq, offset: written, length: z.length, buf: m.buf }, [m.buf]);
+    written += z.length;
+  } catch (e) {
+    failed = true;
+    parentPort.postMessage({ error: { message: String(e && e.message || e), code: e && e.code } });
+  }
+});
+`;
+
+type StagerReply =
+  | { seq: number; offset: number; length: number; buf: ArrayBuffer }
+  | { sha256: string }
+  | { error: { message: string; code?: string } };
+
+/**
+ * Stream a file once: parse it here, and hash, deflate and write its chunks in a staging thread, so
+ * the two run on two cores. The chunks are cut at line ends here (and their lines counted), copied
+ * into one of IN_FLIGHT + 1 buffers that travel to the staging thread and back (transferred, not
+ * copied), so memory stays flat whatever the file's size.
+ */
 export async function stageCapture(file: string, name: string, opts: StageOptions): Promise<StagedCapture> {
   const st = statSync(file);
   if (!st.isFile()) throw new TunebookError('invalid', `${name} is not a file`);
@@ -81,56 +124,69 @@ export async function stageCapture(file: string, name: string, opts: StageOption
   mkdirSync(opts.stagingDir, { recursive: true });
   const stagingFile = path.join(opts.stagingDir, `stage-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(stagingFile, 'w', 0o600);
-  let fdOpen = true;
+  // a lean heap: it holds a hash state and the buffer in hand; deflate's output is collected young
+  const stager = new Worker(STAGER_SOURCE, { eval: true, workerData: { fd, level: LEVEL }, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 64 } });
+  let stagerDone = false;
   try {
-    const hash = createHash('sha256');
     const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), file: name });
     const decoder = new StringDecoder('utf8');
     const counter = new LineBreakCounter();
     const chunks: StagedChunk[] = [];
-    const queue: { meta: Omit<StagedChunk, 'offset' | 'length'>; data: Promise<Buffer> }[] = [];
-    let written = 0;
+    const metas: Omit<StagedChunk, 'offset' | 'length'>[] = [];
     let byteStart = 0;
 
-    // Fixed buffers throughout — one to read into, one where chunks are cut, and a ring of chunk
-    // buffers that deflate reads from — so a 1 GB file makes no garbage Buffers for the GC to catch up with.
-    const readBuf = Buffer.allocUnsafe(READ_BYTES);
-    const pending = Buffer.allocUnsafe(CHUNK_BYTES + READ_BYTES);
-    let pendingLength = 0;
-    const ring = Array.from({ length: IN_FLIGHT + 1 }, () => Buffer.allocUnsafe(CHUNK_BYTES));
-    let slot = 0;
-
-    const drain = async (keep: number): Promise<void> => {
-      while (queue.length > keep) {
-        const { meta, data } = queue.shift()!;
-        const z = await data;
-        writeSync(fd, z, 0, z.length, written);
-        chunks.push({ ...meta, offset: written, length: z.length });
-        written += z.length;
+    // what the staging thread sends back, in order; a waiter is woken by each reply
+    const free: ArrayBuffer[] = Array.from({ length: IN_FLIGHT + 1 }, () => new ArrayBuffer(CHUNK_BYTES + 1));
+    let inFlight = 0;
+    let failure: Error | null = null;
+    let sha256: string | null = null;
+    let wake: (() => void) | null = null;
+    stager.on('message', (m: StagerReply) => {
+      if ('error' in m) failure = Object.assign(new Error(m.error.message), m.error.code ? { code: m.error.code } : {});
+      else if ('sha256' in m) sha256 = m.sha256;
+      else {
+        chunks.push({ ...metas[m.seq]!, offset: m.offset, length: m.length });
+        free.push(m.buf);
+        inFlight--;
       }
-    };
-    /** A chunk to store: counted, copied into the ring (its buffer is free: at most IN_FLIGHT are being deflated), deflated. */
+      wake?.();
+    });
+    stager.on('error', (e) => { failure = e; wake?.(); });
+    stager.on('exit', () => { failure ??= sha256 === null ? new Error('the staging thread stopped') : null; wake?.(); });
+    const reply = (): Promise<void> => new Promise<void>((resolve) => { wake = () => { wake = null; resolve(); }; });
+    const check = (): void => { if (failure) throw failure; };
+
+    /** A chunk to store: counted, copied into a free buffer and sent to be hashed, deflated and written. */
     const emit = async (bytes: Uint8Array): Promise<void> => {
-      await drain(IN_FLIGHT - 1);
-      const meta = { seq: chunks.length + queue.length, byteStart, lineStart: counter.count, midLine: counter.sinceBreak > 0, size: bytes.length };
+      while (!free.length) { check(); await reply(); }
+      check();
+      metas.push({ seq: metas.length, byteStart, lineStart: counter.count, midLine: counter.sinceBreak > 0, size: bytes.length });
       counter.push(bytes);
       byteStart += bytes.length;
-      const buf = ring[slot++ % ring.length]!;
-      buf.set(bytes);
-      queue.push({ meta, data: deflateAsync(buf.subarray(0, bytes.length), { level: LEVEL }) });
+      const buf = free.pop()!;
+      new Uint8Array(buf).set(bytes);
+      stager.postMessage({ seq: metas.length - 1, size: bytes.length, buf }, [buf]);
+      inFlight++;
     };
+
+    // one buffer to read into (the next piece is read while this one is parsed) and one where chunks are cut
+    const readBufs = [Buffer.allocUnsafe(READ_BYTES), Buffer.allocUnsafe(READ_BYTES)];
+    const pending = Buffer.allocUnsafe(CHUNK_BYTES + READ_BYTES);
+    let pendingLength = 0;
 
     const input = await open(file, 'r');
     let read = 0;
+    let next: Promise<{ bytesRead: number; buffer: Buffer }> | null = null;
     try {
+      let which = 0;
+      next = input.read(readBufs[0]!, 0, READ_BYTES, null);
       for (;;) {
+        const { bytesRead, buffer } = await next;
+        next = null;
         if (opts.signal?.aborted) throw new TunebookError('cancelled', 'the import was cancelled');
-        const { bytesRead } = await input.read(readBuf, 0, READ_BYTES, null);
         if (bytesRead === 0) break;
-        const piece = readBuf.subarray(0, bytesRead);
-        read += bytesRead;
-        hash.update(piece);
-        stream.write(decoder.write(piece));
+        const piece = buffer.subarray(0, bytesRead);
+        // cut and send the chunks first (the staging thread works while this piece is parsed) …
         pending.set(piece, pendingLength);
         pendingLength += bytesRead;
         let pos = 0;
@@ -143,24 +199,37 @@ export async function stageCapture(file: string, name: string, opts: StageOption
         }
         pending.copyWithin(0, pos, pendingLength);
         pendingLength -= pos;
+        which ^= 1;
+        next = input.read(readBufs[which]!, 0, READ_BYTES, null);
+        read += bytesRead;
+        // … then parse it
+        // in 64 KiB strings: they die young, where 1 MiB ones would wait in the large-object space for a full GC
+        for (let o = 0; o < bytesRead; o += DECODE_BYTES) stream.write(decoder.write(piece.subarray(o, o + DECODE_BYTES)));
         opts.onProgress?.(read, total);
       }
     } finally {
+      if (next) await next.catch(() => undefined);
       await input.close();
     }
     if (pendingLength) await emit(pending.subarray(0, pendingLength));
-    await drain(0);
+    stager.postMessage({ end: true });
+    while (sha256 === null) { check(); await reply(); }
+    check();
+    if (inFlight !== 0) throw new Error(`the staging thread left ${inFlight} chunks unwritten`);
+    stagerDone = true;
+    await stager.terminate();
     closeSync(fd);
-    fdOpen = false;
     stream.write(decoder.end());
     const parsed = stream.end();
     parsed.findings = findingsOf(parsed, [parsed]);
     return {
-      name, sha256: hash.digest('hex'), size: byteStart, lineCount: counter.lines(), stagingFile, chunks, parsed,
+      name, sha256: sha256 as string, size: byteStart, lineCount: counter.lines(), stagingFile, chunks, parsed,
       forcedKind: opts.kind ?? null,
     };
   } catch (e) {
-    if (fdOpen) closeSync(fd);
+    // the staging thread must be gone before its fd is closed (a later open may get the same number)
+    if (!stagerDone) await stager.terminate();
+    closeSync(fd);
     removeQuietly(stagingFile);
     throw e;
   }
@@ -194,10 +263,15 @@ interface SeriesMeta {
   stride?: number; stats?: SeriesStats; hasTimes: boolean; points: number;
 }
 
+/** one buffer for every series written: 226 series of 50,000 points would otherwise leave ~90 MB for the GC to find */
+let f64Scratch = new Float64Array(0);
+
 function f64(values: readonly (number | null)[]): Buffer {
-  const a = new Float64Array(values.length);
+  if (f64Scratch.length < values.length) f64Scratch = new Float64Array(Math.max(values.length, 1024));
+  const a = f64Scratch;
   for (let i = 0; i < values.length; i++) { const v = values[i]; a[i] = v === null || v === undefined ? NaN : v; }
-  return deflate(Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+  // deflateRawSync reads its input before it returns: the scratch buffer is free again right after
+  return deflate(Buffer.from(a.buffer, a.byteOffset, values.length * 8));
 }
 
 function fromF64(z: Buffer): Float64Array {
