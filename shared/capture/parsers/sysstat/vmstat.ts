@@ -100,10 +100,18 @@ class VmstatSink implements LineSink {
   line(text: string, lineNo: number): void {
     const L = this.layout;
     if (L !== null && !this.diskMode && this.spanMiss !== lineNo && this.dataRow(text, 0, text.length, lineNo, L)) return;
+    // the two header lines a terminal run repeats every screenful, as read the last time
+    if (text === this.lastProcsText) { this.diskMode = false; this.pendingStamp = this.lastProcsStamp; return; }
+    if (text === this.lastHeaderText && this.lastHeaderLayout !== null) { this.layout = this.lastHeaderLayout; this.diskMode = false; return; }
     const t = text.trim();
     if (t === '') return;
     this.slowLine(text, 0, lineNo);
   }
+
+  private lastProcsText = '';
+  private lastProcsStamp = false;
+  private lastHeaderText = '';
+  private lastHeaderLayout: Layout | null = null;
 
   /** "r b swpd free … st [date time]" in one pass, text[from, to) */
   private dataRow(text: string, from: number, to: number, lineNo: number, L: Layout): boolean {
@@ -160,6 +168,8 @@ class VmstatSink implements LineSink {
       this.diskMode = false;
       // procs memory swap io system cpu [timestamp]: a 7th group is the -t time stamp
       this.pendingStamp = f.length >= 7;
+      this.lastProcsText = text;
+      this.lastProcsStamp = this.pendingStamp;
       return;
     }
     if (first === 'disk-' || (first.startsWith('disk-') && t.includes('reads'))) { this.diskMode = true; return; }
@@ -170,7 +180,12 @@ class VmstatSink implements LineSink {
       if (first === 'total' && f.length >= 10) return;
       if (this.diskRow(f, lineNo)) return;
     }
-    if ((first === 'r' && f[1] === 'b') || (f.length >= 15 && !/\d/.test(t))) { this.setHeader(f); return; }
+    if ((first === 'r' && f[1] === 'b') || (f.length >= 15 && !/\d/.test(t))) {
+      this.setHeader(f);
+      this.lastHeaderText = text;
+      this.lastHeaderLayout = this.layout;
+      return;
+    }
     const cmd = commandLine(t, 'vmstat');
     if (cmd) {
       if (this.out.command === undefined) {
