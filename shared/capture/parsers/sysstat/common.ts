@@ -426,6 +426,24 @@ export class ValueStore {
    * written in one fill while the points are not thinned yet.
    */
   padTo(idx: number): void {
+    if (this.len >= idx) return;
+    const st = this.stats;
+    if (st !== null) {
+      // thinned: the samples the stride skips are only counted, a kept one is a NaN point
+      let i = this.len;
+      while (i < idx) {
+        const next = this.next;
+        if (i !== next) {
+          const to = next < idx ? next : idx;
+          st.count += to - i;
+          i = this.len = to;
+        } else {
+          this.push(NaN);
+          i = this.len;
+        }
+      }
+      return;
+    }
     while (this.len < idx) {
       const i = this.len;
       if (i !== this.next) {
