@@ -1,8 +1,9 @@
 /**
  * The full-import part of scripts/bench.mjs: runs the built CLI (`dist/cli.cjs import`) as a child
- * process on one large log, end to end (hash + parse + chunk + deflate into a staging file, then the
- * commit transaction in the store worker thread), and measures its wall time and the peak resident
- * set of the whole child process (worker thread and thread pool included).
+ * process on one large log, end to end (parse + chunk in the store worker thread while its staging
+ * thread hashes and deflates the chunks into a staging file, then the commit transaction), and
+ * measures its wall time, CPU time and the peak resident set of the whole child process (every
+ * thread included).
  *
  * Peak RSS: under GNU time (`/usr/bin/time -v`) when it is installed — the kernel's exact maximum
  * (wait4 ru_maxrss) — and on Linux also by polling /proc/<pid>/status (VmHWM, the resident high-water
