@@ -68,13 +68,15 @@ class StraceLogSink implements LineSink {
     const t = text.trim();
     if (t === '') return;
     // a -C summary at the end of a log: hand it to the summary reader
-    if (this.inSummary || /^% time\s+seconds/.test(t) || /^syscall\s+calls\s/.test(t) || /^System call usage summary/.test(t)) {
+    // (each pattern tried only on a line that starts with its first word: most lines start with a pid, a time or a call)
+    if (this.inSummary || (t.startsWith('% time') && /^% time\s+seconds/.test(t)) || (t.startsWith('syscall') && /^syscall\s+calls\s/.test(t))
+      || t.startsWith('System call usage summary')) {
       this.inSummary = true;
       this.summary.line(text, lineNo);
       if (t.startsWith('100.00') || /\stotal$/.test(t) || /^total\s/.test(t)) this.inSummary = /^System call usage/.test(t);
       return;
     }
-    const hm = /^==> .*?(\d+) <==$/.exec(t);
+    const hm = t.startsWith('==> ') ? /^==> .*?(\d+) <==$/.exec(t) : null;
     if (hm) { this.filePid = hm[1]!; return; }
     const sp = t.indexOf('strace: ');
     if (sp === 0) {
@@ -84,7 +86,7 @@ class StraceLogSink implements LineSink {
     }
     if (t.startsWith('> ') && this.sawCall) return; // -k stack frames under a call
     // strace 4.x "Process 1234 attached", personality switches "[ Process PID=1234 runs in 32 bit mode. ]"
-    if (/^Process \d+ (attached|detached|suspended)/.test(t) || /^\[ Process PID=\d+ runs in /.test(t)) return;
+    if ((t.startsWith('Process ') && /^Process \d+ (attached|detached|suspended)/.test(t)) || (t.startsWith('[ Process PID=') && /^\[ Process PID=\d+ runs in /.test(t))) return;
     if (t === '<unfinished ...>') { this.cut = null; return; } // the tail of a line cut by "strace: Process N attached"
     if (this.cut) {
       // "clone(child_stack=NULL, flags=…strace: Process 13311 attached" + ", child_tidptr=…) = 13311": join the halves
@@ -94,7 +96,7 @@ class StraceLogSink implements LineSink {
       const rest0 = p0 ? text.slice(p0[0].length) : text;
       if (!CALL.test(rest0) && !RESUMED.test(rest0) && !rest0.startsWith('--- ') && !rest0.startsWith('+++ ')) { this.line(head + text, lineNo); return; }
     }
-    if (/^strace -- version (\S+)/.test(t)) { this.out.toolVersion = 'strace ' + /^strace -- version (\S+)/.exec(t)![1]!; return; }
+    if (t.startsWith('strace -- version ') && /^strace -- version (\S+)/.test(t)) { this.out.toolVersion = 'strace ' + /^strace -- version (\S+)/.exec(t)![1]!; return; }
     let line = text;
     if (sp > 0) line = text.slice(0, text.indexOf('strace: '));
     const p = PREFIX.exec(line);
@@ -174,8 +176,9 @@ class StraceLogSink implements LineSink {
   private clock(p: RegExpExecArray, _lineNo: number): void {
     let ts = NaN;
     if (p[3]) {
-      const [h, mi, s] = p[3].split(':');
-      let v = Number(h) * 3600 + Number(mi) * 60 + Number(s);
+      const x = p[3];
+      const a = x.indexOf(':'), b = x.indexOf(':', a + 1);
+      let v = Number(x.slice(0, a)) * 3600 + Number(x.slice(a + 1, b)) * 60 + Number(x.slice(b + 1));
       if (Number.isFinite(this.prevClock) && v + this.dayOffset < this.prevClock - 43200) this.dayOffset += 86400;
       v += this.dayOffset;
       this.prevClock = v;
