@@ -193,10 +193,19 @@ export function experimentsOfCapture(db: Db, captureId: number): number[] {
  * Forget links unlinked before `before` (their undo window is over), then the captures no link
  * holds any more (their chunks and series go with them). Returns how many captures were removed.
  * A capture on an experiment in the trash keeps its link, so restoring the experiment restores it.
+ * `sweep`: look at every capture (compaction), not only those of the links forgotten now — the
+ * Backend's purge at open, close and after an unlink must not read 100,000 captures each time.
  */
-export function purgeDetached(db: Db, before: string): number {
-  db.prepare(`DELETE FROM experiment_capture WHERE deleted_at IS NOT NULL AND deleted_at < ?`).run(before);
-  return db.prepare(`DELETE FROM capture WHERE NOT EXISTS (SELECT 1 FROM experiment_capture l WHERE l.capture_id = capture.id)`).run().changes;
+export function purgeDetached(db: Db, before: string, sweep = true): number {
+  // the trashed links are few, and indexed (experiment_capture_trashed)
+  const gone = db.prepare(`SELECT id, capture_id FROM experiment_capture WHERE deleted_at IS NOT NULL AND deleted_at < ?`).all(before) as { id: number; capture_id: number }[];
+  const forget = db.prepare(`DELETE FROM experiment_capture WHERE id = ?`);
+  for (const l of gone) forget.run(l.id);
+  if (sweep) return db.prepare(`DELETE FROM capture WHERE NOT EXISTS (SELECT 1 FROM experiment_capture l WHERE l.capture_id = capture.id)`).run().changes;
+  const orphan = db.prepare(`DELETE FROM capture WHERE id = ? AND NOT EXISTS (SELECT 1 FROM experiment_capture l WHERE l.capture_id = capture.id)`);
+  let removed = 0;
+  for (const id of new Set(gone.map((l) => l.capture_id))) removed += orphan.run(id).changes;
+  return removed;
 }
 
 export function resultsOfCapture(db: Db, captureId: number): { id: number; experiment_id: number; name: string; is_primary: number; source: string | null }[] {

@@ -15,7 +15,7 @@ import * as v from '../../shared/validate';
 import { openNotebookDb, schemaVersion, type Db } from '../db/connection';
 import * as cq from '../db/captureQueries';
 import { NotebookService } from './notebookService';
-import { isCaptureRead, isWorkerRead, JsonText, type ReadJob } from './workerReads';
+import { isCaptureRead, isWorkerRead, JsonText, recordWorkerOf, type ReadJob } from './workerReads';
 import { WorkerClient } from './workerClient';
 import type { CaptureJson } from '../../shared/capture/json';
 import type { ParseEvent, ParseRequest } from './parseWorker';
@@ -131,8 +131,8 @@ export class Backend {
   private readonly appVersion: string;
   private readonly parsePool: WorkerClient<ParseRequest, CaptureJson[], ParseEvent>;
   private readonly store: WorkerClient<StoreJob, StoreResult, StoreEvent>;
-  /** the read workers: records, and stored captures (null: reads run on this thread) */
-  private readonly reads: { records: WorkerClient<ReadJob, string, never>; captures: WorkerClient<ReadJob, string, never> } | null;
+  /** the read workers: two for records (a study view's outline and comparison load side by side), one for stored captures (null: reads run on this thread) */
+  private readonly reads: { records: [WorkerClient<ReadJob, string, never>, WorkerClient<ReadJob, string, never>]; captures: WorkerClient<ReadJob, string, never> } | null;
   private readonly uploads = new Map<string, Upload>();
   private readonly downloads = new Map<string, Download>();
   private hooks: HostHooks = {};
@@ -146,13 +146,20 @@ export class Backend {
     // collecting it often keeps the peak resident memory down at little cost in speed (npm run bench)
     this.store = new WorkerClient(opts.storeWorkerFile ?? path.join(__dirname, 'storeWorker.cjs'), { maxYoungGenerationSizeMb: 8 });
     this.reads = opts.readWorkerFile
-      ? { records: new WorkerClient(opts.readWorkerFile), captures: new WorkerClient(opts.readWorkerFile) }
+      ? { records: [new WorkerClient(opts.readWorkerFile), new WorkerClient(opts.readWorkerFile)], captures: new WorkerClient(opts.readWorkerFile) }
       : null;
     this.notebookPath = path.resolve(opts.notebookPath);
     this.db = openNotebookDb(this.notebookPath, { create: true });
     this.service = this.wire(new NotebookService(this.db));
     this.remember(this.notebookPath);
     this.purge();
+    this.warmReads();
+  }
+
+  /** Start the read workers on the notebook now, so the window's first reads do not wait for them. */
+  private warmReads(): void {
+    if (!this.reads) return;
+    for (const w of [...this.reads.records, this.reads.captures]) w.run({ notebook: this.notebookPath, method: null, args: [] }).catch(() => undefined);
   }
 
   private wire(s: NotebookService): NotebookService {
@@ -186,6 +193,7 @@ export class Backend {
     this.service = this.wire(new NotebookService(db));
     this.notebookPath = target;
     this.remember(target);
+    this.warmReads();
     const info = this.info();
     this.emit('onDidChangeNotebook', info);
     return info;
@@ -223,7 +231,7 @@ export class Backend {
     if (!isApiMethod(method)) throw new TunebookError('invalid', `unknown method "${method}"`);
     if (!Array.isArray(args)) throw new TunebookError('invalid', 'arguments must be a list');
     if (this.reads && isWorkerRead(method)) {
-      const client = isCaptureRead(method) ? this.reads.captures : this.reads.records;
+      const client = isCaptureRead(method) ? this.reads.captures : this.reads.records[recordWorkerOf(method)];
       return client.run({ notebook: this.notebookPath, method, args }).then((json) => new JsonText(json));
     }
     switch (method) {
@@ -374,7 +382,7 @@ export class Backend {
   private purge(): void {
     try {
       const before = new Date(Date.now() - UNDO_WINDOW_MS).toISOString();
-      if (this.db.open) this.db.transaction(() => cq.purgeDetached(this.db, before)).immediate();
+      if (this.db.open) this.db.transaction(() => cq.purgeDetached(this.db, before, false)).immediate();
     } catch {
       // housekeeping never fails a user's action; the next open tries again
     }
@@ -491,7 +499,7 @@ export class Backend {
     this.events.removeAllListeners();
     void this.parsePool.close();
     void this.store.close();
-    void this.reads?.records.close();
+    for (const r of this.reads?.records ?? []) void r.close();
     void this.reads?.captures.close();
     if (this.purgeTimer) clearTimeout(this.purgeTimer);
     this.purge();

@@ -6,6 +6,9 @@ import type { Migration } from './types';
  * in a study of 10,000). Live experiments get keys 2^20 apart in their present order; one in the
  * trash at old place p (it went back before the experiment then at p) gets a key halfway between
  * the live ones at p − 1 and p, so Undo still puts it back there.
+ * Also: an index of the live capture links per experiment, which a study's outline counts (a
+ * notebook of 100,000 captures would otherwise read every link row), and one of the unlinked ones,
+ * which the purge after the undo window looks for.
  */
 export const migration0007: Migration = {
   version: 7,
@@ -16,5 +19,7 @@ export const migration0007: Migration = {
       SELECT id, row_number() OVER (PARTITION BY study_id ORDER BY position, id) AS r FROM experiment WHERE deleted_at IS NULL
     )
     UPDATE experiment SET position = (ranked.r - 1) * 1048576 + 1048576 FROM ranked WHERE ranked.id = experiment.id;
+    CREATE INDEX experiment_capture_live ON experiment_capture(experiment_id) WHERE deleted_at IS NULL;
+    CREATE INDEX experiment_capture_trashed ON experiment_capture(deleted_at) WHERE deleted_at IS NOT NULL;
   `,
 };
