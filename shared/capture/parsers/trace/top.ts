@@ -316,6 +316,8 @@ class TopSink implements LineSink {
         f = [...f.slice(0, this.cmdCol), f.slice(this.cmdCol, f.length - after).join(' '), ...f.slice(f.length - after)];
       } else { this.w.add(`line ${lineNo}: process row has more fields than the header "${snippet(text)}"`); return; }
     }
+    // beyond the table's 200,000 rows only PID, COMMAND and %CPU are read (the rows are not kept)
+    const keep = this.rows.length < 200_000;
     const row: (string | number | null)[] = [this.frame + 1];
     let pid = '', command = '', cpu = NaN;
     for (let i = 0; i < cols.length; i++) {
@@ -324,14 +326,15 @@ class TopSink implements LineSink {
       if (c === 'PID') pid = v;
       if (i === this.cmdCol) command = v;
       const kind = kinds[i];
-      if (kind === 1) { const b = topMem(v); row.push(Number.isFinite(b) ? b : v); continue; }
+      if (kind === 1) { if (keep) { const b = topMem(v); row.push(Number.isFinite(b) ? b : v); } continue; }
       const pv = kind === 2 && v.endsWith('%') ? v.slice(0, -1) : v;
       if (c === '%CPU') cpu = num(pv);
+      if (!keep) continue;
       const n = plainNumber(pv);
       row.push(Number.isFinite(n) ? n : v);
     }
     if (!allDigits(pid) && cols.includes('PID')) { this.w.add(`line ${lineNo}: could not read process row "${snippet(text)}"`); return; }
-    if (this.rows.length < 200_000) this.rows.push(row); else this.droppedRows++;
+    if (keep) this.rows.push(row); else this.droppedRows++;
     if (pid && Number.isFinite(cpu)) {
       const key = pid + '\u0000' + command;
       let p = this.procCpu.get(key);
