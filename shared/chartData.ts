@@ -8,6 +8,7 @@ import type { Experiment, MetricTrack, Requirement, StudyComparison, TimelineRow
 import { metricInfo } from './metrics';
 import { comparableUnits, convertValue, displayScale, formatQuantity } from './units';
 import { formatPercent, requirementText } from './format';
+import { minMaxDownsample } from './downsample';
 
 export interface ChartSeries {
   name: string;
@@ -152,4 +153,24 @@ export function metricChart(c: StudyComparison, metric: string, experiments: rea
     hover: rows.map((r, i) => `${stepNo(shown[i]!)}. ${r.title}\n${y[i] === null ? '—' : formatQuantity(track.value[i]!, track.unit, track.name)}${many ? '' : changesText(byId.get(r.experimentId))}`),
   }];
   return { title: `${metricInfo(track.name).label} · ${track.name}`, metric: track.name, series, goals: goalLines(requirements, track.name, track.unit, scale.factor), yTitle: scale.label };
+}
+
+/** Past this many points a trace is drawn as a plain line (or bare markers), without labels, and thinned to the pixels it has (MANY_STEPS numbers the steps from far fewer). */
+export const MANY_POINTS = 500;
+
+/**
+ * A long numbered series (a study of thousands of steps) as drawn: at most two points per pixel of
+ * the x range shown, each bucket's lowest and highest kept (with their own hover text), so the
+ * line looks exactly the same and costs plotly a fraction of the time. Zooming in draws the
+ * points of the range zoomed to. Labelled (category) series are drawn whole.
+ */
+export function thinSeries(s: ChartSeries, range: readonly [number, number] | null, pixels: number): ChartSeries {
+  if (s.x.length <= MANY_POINTS || typeof s.x[0] !== 'number') return s;
+  // the steps with a value (the line joins across the others: connectgaps), by their x
+  const at: number[] = [];
+  s.y.forEach((v, i) => { if (v !== null) at.push(i); });
+  const xs = at.map((i) => s.x[i] as number);
+  const d = minMaxDownsample(xs, at.map((i) => s.y[i]!), range?.[0] ?? (s.x[0] as number), range?.[1] ?? (s.x[s.x.length - 1] as number), Math.max(400, pixels * 2));
+  const pick = <T,>(list: readonly T[] | undefined) => list && d.index.map((k) => list[at[k]!]!);
+  return { ...s, x: d.x, y: d.y, text: pick(s.text), hover: pick(s.hover), low: pick(s.low), high: pick(s.high) };
 }

@@ -9,6 +9,8 @@ export interface Downsampled {
   x: number[];
   /** null where samples were missing (a gap in the line) */
   y: (number | null)[];
+  /** where each point kept comes from in the input (its hover text, say) */
+  index: number[];
   /** points within [from, to] before downsampling */
   total: number;
   downsampled: boolean;
@@ -24,10 +26,10 @@ export function minMaxDownsample(x: ArrayLike<number>, y: ArrayLike<number>, fro
   const hi = upperBound(x, n, to); // exclusive
   if (lo > hi) lo = hi;
   const total = hi - lo;
-  const out: Downsampled = { x: [], y: [], total, downsampled: false };
+  const out: Downsampled = { x: [], y: [], index: [], total, downsampled: false };
   const budget = Math.max(4, Math.floor(maxPoints));
   if (total <= budget) {
-    for (let i = lo; i < hi; i++) push(out, x[i]!, y[i]!);
+    for (let i = lo; i < hi; i++) push(out, x, y, i);
     return out;
   }
   out.downsampled = true;
@@ -43,18 +45,21 @@ export function minMaxDownsample(x: ArrayLike<number>, y: ArrayLike<number>, fro
       if (iMin < 0 || v < y[iMin]!) iMin = i;
       if (iMax < 0 || v > y[iMax]!) iMax = i;
     }
-    if (iMin < 0) { push(out, x[gap]!, NaN); continue; }
-    if (iMin === iMax) push(out, x[iMin]!, y[iMin]!);
-    else if (iMin < iMax) { push(out, x[iMin]!, y[iMin]!); push(out, x[iMax]!, y[iMax]!); } else { push(out, x[iMax]!, y[iMax]!); push(out, x[iMin]!, y[iMin]!); }
+    if (iMin < 0) { push(out, x, null, gap); continue; }
+    if (iMin === iMax) push(out, x, y, iMin);
+    else if (iMin < iMax) { push(out, x, y, iMin); push(out, x, y, iMax); } else { push(out, x, y, iMax); push(out, x, y, iMin); }
     // keep a gap visible: a bucket with missing samples ends in a break
-    if (gap >= 0) push(out, x[end - 1]!, NaN);
+    if (gap >= 0) push(out, x, null, end - 1);
   }
   return out;
 }
 
-function push(out: Downsampled, x: number, y: number): void {
-  out.x.push(x);
-  out.y.push(Number.isFinite(y) ? y : null);
+/** Keep point i (y null: as a gap). */
+function push(out: Downsampled, x: ArrayLike<number>, y: ArrayLike<number> | null, i: number): void {
+  const v = y === null ? NaN : y[i]!;
+  out.x.push(x[i]!);
+  out.y.push(Number.isFinite(v) ? v : null);
+  out.index.push(i);
 }
 
 function lowerBound(x: ArrayLike<number>, n: number, v: number): number {

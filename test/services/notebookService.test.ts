@@ -226,7 +226,7 @@ describe('NotebookService through the Backend', () => {
     api.updateExperiment(c1.id, { title: 'opcache off' });
     api.addResultMetric(c1.id, { name: 'latency_mean_seconds', value: 0.2, unit: 's', better: 'lower' });
     api.moveExperiment(c1.id, 0);
-    api.setRequirements(study.id, [{ metric: 'requests_per_second', comparator: '>=', threshold: 300, unit: '1/s' }]);
+    api.setRequirements(study.id, [{ metric: 'requests_per_second', comparator: '>=', threshold: 300, unit: '1/s', label: 'QPS' }]);
     api.createProfile({ name: 'laptop' });
     expect(() => api.addConfigChange(c1.id, { key: '' })).toThrow();
     expect(seen).toEqual([
@@ -278,7 +278,7 @@ describe('reads in a worker thread (the hosts of a window)', () => {
       const direct = new NotebookService(openNotebookDb(path.join(tmp(), 'nb.tunebook')));
       for (const [method, args] of [['studyOutline', [study.id]], ['getStudy', [study.id]], ['comparison', [study.id]], ['timeline', [study.id]],
         ['search', ['opcache']], ['experimentIndex', []], ['getExperiment', [c2.id]]] as const) {
-        expect(await viaWorker(method, ...args), method).toEqual(JSON.parse(JSON.stringify((direct[method] as (...a: unknown[]) => unknown).apply(direct, args))));
+        expect(await viaWorker(method, ...args), method).toEqual(JSON.parse(JSON.stringify((direct[method] as (...a: unknown[]) => unknown).apply(direct, [...args]))));
       }
       direct.db.close();
       // answers are kept while nothing changes (the same text again) …

@@ -79,12 +79,15 @@ describe('min/max downsampling', () => {
     expect(d.y).toContain(1e6);
     expect(d.y).toContain(-5);
     expect(d.x).toEqual([...d.x].sort((a, b) => a - b));
+    // each point kept says where it came from (a chart shows that point's hover text)
+    expect(d.index.map((i) => [x[i], y[i]])).toEqual(d.x.map((v, k) => [v, d.y[k]]));
     const within = minMaxDownsample(x, y, 100, 109, 500);
-    expect(within).toMatchObject({ total: 10, downsampled: false, x: x.slice(100, 110) });
+    expect(within).toMatchObject({ total: 10, downsampled: false, x: x.slice(100, 110), index: x.slice(100, 110) });
   });
 
   it('shows missing samples as gaps', () => {
     const d = minMaxDownsample([0, 1, 2, 3], [1, NaN, 3, 4], 0, 3, 100);
     expect(d.y).toEqual([1, null, 3, 4]);
+    expect(d.index).toEqual([0, 1, 2, 3]);
   });
 });

@@ -4,12 +4,11 @@
  * on first use (plotly.ts); until then, or if it fails, the chart area says so and the numbers stay
  * readable in the table beside it. The chart exports as PNG and SVG.
  */
-import { useRef } from 'react';
-import type { Data, Layout, Shape } from 'plotly.js';
+import { useEffect, useRef, useState } from 'react';
+import type { Data, Layout, PlotlyHTMLElement, PlotRelayoutEvent, Shape } from 'plotly.js';
 import { ChartFrame } from './ChartFrame';
 import { cssVar, plotlyText, usePlotly } from './plotly';
-import type { ChartSeries, GoalLine } from '../../../../shared/chartData';
-
+import { MANY_POINTS, thinSeries, type ChartSeries, type GoalLine } from '../../../../shared/chartData';
 
 /** A point's label: escaped user text, its second line smaller and muted (plotly's <br> and <span>). */
 function pointLabel(text: string): string {
@@ -17,7 +16,7 @@ function pointLabel(text: string): string {
   return rest.length ? `${plotlyText(first!)}<br><span style="font-size:10px;opacity:0.7">${plotlyText(rest.join(' '))}</span>` : plotlyText(first!);
 }
 
-export function LineChart({ series, goals = [], title, yTitle, ariaLabel, height = 240, exportName }: {
+export function LineChart({ series: shownSeries, goals = [], title, yTitle, ariaLabel, height = 240, exportName }: {
   series: ChartSeries[];
   goals?: GoalLine[];
   /** drawn above the plot (small multiples name their metric there) */
@@ -29,7 +28,11 @@ export function LineChart({ series, goals = [], title, yTitle, ariaLabel, height
   exportName?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
+  // the x range zoomed to (null: all of it); new data shows all of it again
+  const [range, setRange] = useState<[number, number] | null>(null);
+  useEffect(() => { setRange(null); }, [shownSeries]);
   const state = usePlotly(ref, async (Plotly, el) => {
+    const series = shownSeries.map((s) => thinSeries(s, range, el.clientWidth || 800));
     const fg = cssVar('--fg', '#222');
     const muted = cssVar('--fg-muted', '#666');
     const grid = cssVar('--border', '#ddd');
@@ -46,13 +49,14 @@ export function LineChart({ series, goals = [], title, yTitle, ariaLabel, height
     const room = Math.max(3, Math.floor((el.clientWidth - 90) / Math.max(1, Math.ceil(categories.length / every)) / 7));
     const ticks = categories.filter((_, i) => i % every === 0);
     const fit = (v: string) => plotlyText(v.length > room ? `${v.slice(0, room - 1)}…` : v);
-    const data: Data[] = series.map((s) => {
+    const data: Data[] = series.map((s, k) => {
       const color = s.tone === 'muted' ? muted : accent;
       // thousands of points: WebGL, a plain line, no labels (SVG markers and text would stall the window)
-      const many = s.x.length > 500;
+      const many = shownSeries[k]!.x.length > MANY_POINTS;
       const spread = s.low && s.high && s.y.some((v, i) => v !== null && s.low![i] !== null && s.low![i] !== s.high![i]);
       return {
-        type: many ? 'scattergl' : 'scatter',
+        // SVG: WebGL costs more to start (a context per chart) than a thinned line costs to draw
+        type: 'scatter',
         mode: many ? (s.mode === 'points' ? 'markers' : 'lines') : s.mode === 'points' ? 'text+markers' : 'text+lines+markers', name: plotlyText(s.name),
         x: s.x.map((v) => (typeof v === 'string' ? plotlyText(v) : v)), y: s.y,
         text: s.text?.map(pointLabel), textposition: 'top center', textfont: { color: fg, size: 11 },
@@ -80,6 +84,7 @@ export function LineChart({ series, goals = [], title, yTitle, ariaLabel, height
       font: { family: cssVar('--sans', 'system-ui, sans-serif'), size: 12, color: fg },
       xaxis: {
         type: categorical ? 'category' : 'linear', gridcolor: grid, automargin: true, tickfont: { color: muted }, tickangle: 0,
+        ...(range ? { range, autorange: false } : {}),
         ...(categorical ? { tickmode: 'array', tickvals: ticks.map(plotlyText), ticktext: ticks.map(fit) } : {}),
       },
       // one tick style: 10k, 20k … from a thousand up (never "1000 1500" beside "10k")
@@ -98,7 +103,16 @@ export function LineChart({ series, goals = [], title, yTitle, ariaLabel, height
       })),
     };
     await Plotly.react(el, data, layout, { displaylogo: false, responsive: true, displayModeBar: false, staticPlot: false });
-  }, [series, goals, title, yTitle, height]);
+    // a zoom on a thinned line draws the points of the range zoomed to
+    const plot = el as unknown as PlotlyHTMLElement & { removeAllListeners?: (event: string) => void };
+    plot.removeAllListeners?.('plotly_relayout');
+    if (series.some((s, i) => s.x.length !== shownSeries[i]!.x.length || range)) {
+      plot.on('plotly_relayout', (e: PlotRelayoutEvent) => {
+        if (e['xaxis.autorange']) setRange(null);
+        else if (typeof e['xaxis.range[0]'] === 'number' && typeof e['xaxis.range[1]'] === 'number') setRange([e['xaxis.range[0]'], e['xaxis.range[1]']]);
+      });
+    }
+  }, [shownSeries, goals, title, yTitle, height, range]);
 
   return <ChartFrame plotRef={ref} state={state} ariaLabel={ariaLabel} exportName={exportName} height={height} testId="chart" />;
 }

@@ -11,8 +11,7 @@ import { formatQuantity } from '../../../../shared/units';
 import { mainMetric } from '../../../../shared/timeline';
 import { useApp } from '../../app/AppContext';
 import { useAction } from '../../app/useAction';
-import { studyChanged } from '../../app/changes';
-import { useQuery } from '../../app/useQuery';
+import type { Query } from '../../app/useQuery';
 import { LineChart } from '../../components/Chart/LineChart';
 import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
 import { formatPercent, requirementText } from '../../../../shared/format';
@@ -27,15 +26,15 @@ function tone(p: number | null, better: TimelineRow['better']): string {
 }
 
 
-export function ComparisonView({ study, experiments, onSelect }: {
+export function ComparisonView({ study, comparison: q, experiments, onSelect }: {
   study: Study;
+  /** the study's comparison, loaded by the study view alongside its outline (useStudyComparison) */
+  comparison: Query<StudyComparison>;
   experiments: readonly Charted[];
   onSelect: (experimentId: number) => void;
 }) {
   const { navigate } = useApp();
   const run = useAction();
-  // derived from every experiment's results: reloaded on any change to the study
-  const q = useQuery(`comparison:${study.id}`, (api) => api.comparison(study.id), { on: studyChanged(study.id) });
   const [picked, setPicked] = useState<number[]>([]);
   const c = q.data;
   // what the charts leave out: shown at once, kept with the study

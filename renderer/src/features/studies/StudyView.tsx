@@ -3,7 +3,8 @@ import { usualMetrics } from '../../../../shared/evidence';
 import { useApp } from '../../app/AppContext';
 import { profilesChanged } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
-import { useExperiment, useStudyOutline } from './useStudyData';
+import { useExperiment, useStudyComparison, useStudyOutline } from './useStudyData';
+import { loadPlotly } from '../../components/Chart/plotly';
 import { ExperimentDetail } from '../experiments/ExperimentDetail';
 import { ExperimentList } from '../experiments/ExperimentList';
 import { RequirementsEditor } from '../requirements/RequirementsEditor';
@@ -14,7 +15,10 @@ import { useFileDrop } from '../../hooks/useFileDrop';
 
 export function StudyView({ studyId, experimentId, onExport }: { studyId: number; experimentId: number | null; onExport: () => void }) {
   const { navigate } = useApp();
+  // the outline and the comparison load at once (the chart needs both); plotly loads meanwhile
   const detail = useStudyOutline(studyId);
+  const comparison = useStudyComparison(studyId);
+  useEffect(() => { void loadPlotly().catch(() => undefined); }, []);
   const profiles = useQuery('profiles', (api) => api.listProfiles(), { on: profilesChanged });
   const experiments = useMemo(() => detail.data?.experiments ?? [], [detail.data]);
   const usual = useMemo(() => usualMetrics(experiments), [experiments]);
@@ -58,7 +62,7 @@ export function StudyView({ studyId, experimentId, onExport }: { studyId: number
       )}
       <StudyHeader study={study} onExport={onExport} />
       <RequirementsEditor studyId={study.id} requirements={study.requirements} />
-      <ComparisonView study={study} experiments={experiments} onSelect={select} />
+      <ComparisonView study={study} comparison={comparison} experiments={experiments} onSelect={select} />
       <div className="experiments-layout">
         <ExperimentList studyId={study.id} experiments={experiments} selectedId={selected?.id ?? null} onSelect={select} />
         <div id={selected ? `experiment-${selected.id}` : undefined}>

@@ -14,6 +14,11 @@ export function useStudyOutline(studyId: number | null) {
   });
 }
 
+/** The study's comparison (timeline, every metric, every requirement judged): reloaded on any change to the study. */
+export function useStudyComparison(studyId: number) {
+  return useQuery(`comparison:${studyId}`, (api) => api.comparison(studyId), { on: studyChanged(studyId) });
+}
+
 /** One experiment in full (notes, captures): reloaded when it changes, or its study as a whole does. */
 export function useExperiment(experimentId: number | null, studyId: number) {
   return useQuery(experimentId === null ? null : `experiment:${experimentId}`, (api) => api.getExperiment(experimentId!), {
