@@ -487,7 +487,8 @@ export interface ExportResult {
 export type BundleSource = { path: string } | { upload: string };
 
 export interface BundleImportResult {
-  studies: { id: number; title: string; created: boolean; experimentsAdded: number; experimentsAlreadyHere: number }[];
+  /** `restored`: the study was in this notebook's trash, and is back */
+  studies: { id: number; title: string; created: boolean; restored: boolean; experimentsAdded: number; experimentsAlreadyHere: number }[];
   capturesAdded: number;
   capturesAlreadyHere: number;
   profilesAdded: number;

@@ -341,7 +341,7 @@ async function importBundleCommand(argv: string[]): Promise<number> {
       return 0;
     }
     for (const s of r.studies) {
-      const what = s.created ? 'added' : s.experimentsAdded ? 'already here; added its new experiments' : 'already here';
+      const what = s.created ? 'added' : `${s.restored ? 'back from the trash' : 'already here'}${s.experimentsAdded ? '; added its new experiments' : ''}`;
       console.log(`${s.title}  (study ${s.id}): ${what}, ${formatNumber(s.experimentsAdded)} experiments added${s.experimentsAlreadyHere ? `, ${formatNumber(s.experimentsAlreadyHere)} already here` : ''}`);
     }
     console.log(`captures: ${formatNumber(r.capturesAdded)} stored, ${formatNumber(r.capturesAlreadyHere)} already here; hardware profiles: ${formatNumber(r.profilesAdded)} added`);

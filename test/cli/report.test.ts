@@ -52,7 +52,7 @@ describe('tunebook report / import-bundle', () => {
     const first = run('import-bundle', '--notebook', nb('other'), path.join(tmp(), 'vda.eln'), '--json');
     expect(first.err).toBe('');
     const r = JSON.parse(first.out) as BundleImportResult;
-    expect(r).toEqual({ studies: [{ id: 1, title: 'vda writes', created: true, experimentsAdded: 2, experimentsAlreadyHere: 0 }], capturesAdded: 4, capturesAlreadyHere: 0, profilesAdded: 0 });
+    expect(r).toEqual({ studies: [{ id: 1, title: 'vda writes', created: true, restored: false, experimentsAdded: 2, experimentsAlreadyHere: 0 }], capturesAdded: 4, capturesAlreadyHere: 0, profilesAdded: 0 });
     const again = run('import-bundle', '--notebook', nb('other'), path.join(tmp(), 'vda.eln'));
     expect(again.out).toContain('vda writes  (study 1): already here, 0 experiments added, 2 already here');
     expect(again.out).toContain('captures: 0 stored, 4 already here');

@@ -167,6 +167,7 @@ test('a bundle exported from the UI comes back through Import bundle… with its
   await page.getByRole('button', { name: 'Import bundle…' }).click();
   await (await chooser).setFiles(file);
   await expect(page.getByRole('heading', { level: 1, name: CASE_B })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(`case-b.eln: “${CASE_B}” back from the trash; the notebook held everything else in it.`)).toBeVisible();
   const cells = page.getByTestId('verdict-table').getByTestId('verdict-row').filter({ hasText: 'QPS' }).getByTestId('verdict-cell');
   await expect(cells).toHaveText(['6,000 req/s ✗', '20.0k req/s ✗', '18.0k req/s ✗', '22.0k req/s ✗', '50.0k req/s ✓']);
 

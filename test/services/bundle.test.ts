@@ -113,13 +113,17 @@ describe('bundles', () => {
     const target = notebook('target');
     expect((await target.api.importBundle({ path: part.path! })).studies[0]).toMatchObject({ created: true, experimentsAdded: 2 });
     const once = dump(target.file);
-    expect((await target.api.importBundle({ path: part.path! })).studies[0]).toMatchObject({ created: false, experimentsAdded: 0, experimentsAlreadyHere: 2 });
+    expect((await target.api.importBundle({ path: part.path! })).studies[0]).toMatchObject({ created: false, restored: false, experimentsAdded: 0, experimentsAlreadyHere: 2 });
     expect(dump(target.file)).toEqual(once);
     const r = await target.api.importBundle({ path: whole.path! });
     expect(r.studies[0]).toMatchObject({ created: false, experimentsAdded: 1, experimentsAlreadyHere: 2 });
     expect(r.profilesAdded).toBe(0);
     const s = (await target.api.getStudy(r.studies[0]!.id)).experiments.map((e) => [e.title, e.metrics[0]!.value]);
     expect(s).toEqual([['Baseline', 140], ['opcache: stop revalidating timestamps', 205], ['phpredis instead of predis', 286]]);
+    // the study deleted, its bundle brings it back from the trash (and says so)
+    await target.api.deleteStudy(r.studies[0]!.id);
+    expect((await target.api.importBundle({ path: whole.path! })).studies[0]).toMatchObject({ created: false, restored: true, experimentsAdded: 0, experimentsAlreadyHere: 3 });
+    expect((await target.api.listStudies()).map((x) => x.id)).toEqual([r.studies[0]!.id]);
   });
 
   describe('rejects a broken or hostile bundle whole, and writes nothing', () => {

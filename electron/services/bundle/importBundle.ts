@@ -150,7 +150,7 @@ function writeBundle(db: Db, bundle: BundleJson, staged: readonly StagedCapture[
       const hidden = (s.view.hiddenExperiments ?? []).map((u) => experimentIds.get(u)).filter((x): x is number => x !== undefined);
       bq.setStudyView(db, studyId, { ...(s.view.hiddenMetrics ? { hiddenMetrics: s.view.hiddenMetrics } : {}), ...(hidden.length ? { hiddenExperiments: hidden } : {}) });
     }
-    result.studies.push({ id: studyId, title: s.title, created: !found, experimentsAdded: added, experimentsAlreadyHere: s.experiments.length - added });
+    result.studies.push({ id: studyId, title: s.title, created: !found, restored: found?.deleted === true, experimentsAdded: added, experimentsAlreadyHere: s.experiments.length - added });
   }
   return result;
 }

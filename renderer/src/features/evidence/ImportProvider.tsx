@@ -166,6 +166,8 @@ export function ImportProvider({ children }: { children: ReactNode }) {
       return api.importBundle({ upload: id });
     }, (r) => {
       const added = r.studies.reduce((n, s) => n + s.experimentsAdded, 0);
+      const restored = r.studies.filter((s) => s.restored).map((s) => `“${s.title}”`);
+      if (!added && restored.length) return `${name}: ${restored.join(', ')} back from the trash; the notebook held everything else in it.`;
       if (!added) return `${name}: the notebook already holds everything in it.`;
       return `Imported ${r.studies.map((s) => `“${s.title}”${s.created ? '' : ' (new experiments)'}`).join(', ')}: ${plural(added, 'experiment')}, ${plural(r.capturesAdded, 'capture')}${r.capturesAlreadyHere ? ` (${plural(r.capturesAlreadyHere, 'capture')} already here)` : ''}.`;
     });
