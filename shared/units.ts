@@ -263,6 +263,7 @@ export function comparableUnits(a: string, b: string): boolean {
 
 /** `value` in `from` expressed in `to` (0.05 ratio → 5 %, KiB/s → B/s); null when they measure different things. */
 export function convertValue(value: number, from: string, to: string): number | null {
+  if (from === to) return value; // the usual case (a study's results in one unit), and exact
   if (!comparableUnits(from, to)) return null;
   const a = toBase(value, from);
   const b = toBase(1, to).unit;

@@ -129,14 +129,15 @@ interface MetricRow {
 }
 interface ChangeRow extends ConfigChange { experiment_id: number }
 
-function toSource(m: MetricRow): ResultSource | null {
-  if (m.source === null) return null;
-  const s = JSON.parse(m.source) as Omit<ResultSource, 'captureId'>;
-  return { ...s, captureId: m.capture_id };
+/** A result's source as stored (JSON without the capture) and its capture column. */
+function toSource(source: string | null, captureId: number | null): ResultSource | null {
+  if (source === null) return null;
+  const s = JSON.parse(source) as Omit<ResultSource, 'captureId'>;
+  return { ...s, captureId };
 }
 
 const toMetric = (m: MetricRow): ResultMetric => ({
-  id: m.id, name: m.name, value: m.value, unit: m.unit, better: m.better, primary: m.is_primary === 1, source: toSource(m),
+  id: m.id, name: m.name, value: m.value, unit: m.unit, better: m.better, primary: m.is_primary === 1, source: toSource(m.source, m.capture_id),
 });
 const toChange = (c: ChangeRow): ConfigChange => ({ id: c.id, scope: c.scope, key: c.key, before: c.before, after: c.after, why: c.why });
 
@@ -190,10 +191,11 @@ function walkExperiments<E extends { metrics: ResultMetric[] }>(db: Db, studyId:
       out.push(current);
     }
     if (r[at] === null) continue; // no results
-    current!.metrics.push(toMetric({
-      id: r[at] as number, experiment_id: id, name: r[at + 1] as string, value: r[at + 2] as number, unit: r[at + 3] as string,
-      better: r[at + 4] as 'higher' | 'lower', is_primary: r[at + 5] as number, capture_id: r[at + 6] as number | null, source: r[at + 7] as string | null,
-    }));
+    current!.metrics.push({
+      id: r[at] as number, name: r[at + 1] as string, value: r[at + 2] as number, unit: r[at + 3] as string,
+      better: r[at + 4] as 'higher' | 'lower', primary: r[at + 5] === 1,
+      source: toSource(r[at + 7] as string | null, r[at + 6] as number | null),
+    });
   }
   return out;
 }

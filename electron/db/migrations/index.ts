@@ -5,7 +5,7 @@ import { migration0003 } from './0003-evidence';
 import { migration0004 } from './0004-study-view';
 import { migration0005 } from './0005-uids';
 import { migration0006 } from './0006-search-rowids';
-import { migration0007 } from './0007-experiment-order';
+import { migration0007 } from './0007-scale';
 
 /** Every migration, oldest first. Add new ones at the end; never edit a released one. */
 export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007];
