@@ -10,6 +10,8 @@ import type { ReportFormat } from '../../../../shared/model';
 import { formatQuantity } from '../../../../shared/units';
 import { studyChanged } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
+import { useStudyOutline } from '../studies/useStudyData';
+import { useWindowedRows } from '../../hooks/useWindowedRows';
 import { Dialog } from '../../components/Dialog/Dialog';
 import { useImport } from '../evidence/useImport';
 import './reports.css';
@@ -23,17 +25,20 @@ const FORMATS: { id: ReportFormat; label: string; about: string }[] = [
 
 export function ExportDialog({ studyId, onClose }: { studyId: number; onClose: () => void }) {
   const { exportStudy, busy } = useImport();
-  // in full: the bundle's summary counts its distinct captures and their bytes
-  const detail = useQuery(`study-full:${studyId}`, (api) => api.getStudy(studyId), { on: studyChanged(studyId) });
-  const experiments = useMemo(() => detail.data?.experiments ?? [], [detail.data]);
+  const outline = useStudyOutline(studyId);
+  const experiments = useMemo(() => outline.data?.experiments ?? [], [outline.data]);
   const [format, setFormat] = useState<ReportFormat>('html');
+  // the study in full only for a bundle: its summary counts the distinct captures and their bytes
+  const detail = useQuery(format === 'eln' ? `study-full:${studyId}` : null, (api) => api.getStudy(studyId), { on: studyChanged(studyId) });
+  const rows = useWindowedRows(experiments.length, 22);
   // unticked experiments (so experiments added meanwhile are in by default)
   const [left, setLeft] = useState<Set<number>>(new Set());
   const chosen = experiments.filter((e) => !left.has(e.id));
   const subset = chosen.length < experiments.length ? chosen.map((e) => e.id) : null;
   const previewKey = chosen.length ? `report-preview:${studyId}:${subset?.join(',') ?? 'all'}` : null;
   const preview = useQuery(previewKey, (api) => api.reportPreview(studyId, subset));
-  const captures = new Map(chosen.flatMap((e) => e.captures.map((c) => [c.sha256, c.bytes] as const)));
+  const chosenIds = new Set(chosen.map((e) => e.id));
+  const captures = new Map((detail.data?.experiments ?? []).filter((e) => chosenIds.has(e.id)).flatMap((e) => e.captures.map((c) => [c.sha256, c.bytes] as const)));
   const ids = { formats: useId(), experiments: useId() };
 
   const submit = async (e: FormEvent) => {
@@ -44,7 +49,7 @@ export function ExportDialog({ studyId, onClose }: { studyId: number; onClose: (
   const toggle = (id: number, on: boolean) => setLeft((s) => { const n = new Set(s); if (on) n.delete(id); else n.add(id); return n; });
 
   return (
-    <Dialog title={`Export “${detail.data?.study.title ?? '…'}”`} onClose={onClose} wide>
+    <Dialog title={`Export “${outline.data?.study.title ?? '…'}”`} onClose={onClose} wide>
       <form className="form export-form" aria-label="Export" onSubmit={(e) => void submit(e)}>
         <div className="export-columns">
           <div className="export-options">
@@ -63,13 +68,19 @@ export function ExportDialog({ studyId, onClose }: { studyId: number; onClose: (
                 <button type="button" className="btn btn-small" onClick={() => setLeft(new Set())}>All</button>
                 <button type="button" className="btn btn-small" onClick={() => setLeft(new Set(experiments.map((x) => x.id)))}>None</button>
               </div>
-              <div className="export-experiment-list">
-                {experiments.map((x, i) => (
-                  <label key={x.id} className="small">
-                    <input type="checkbox" checked={!left.has(x.id)} onChange={(ev) => toggle(x.id, ev.target.checked)} />
-                    {' '}{i === 0 ? 'B' : i}. {x.title}
-                  </label>
-                ))}
+              {/* a study of thousands: only the rows in view are drawn */}
+              <div ref={rows.scrollRef} className="export-experiment-list">
+                <div className="export-experiment-rows" style={rows.windowed ? { paddingTop: rows.padTop, paddingBottom: rows.padBottom } : undefined}>
+                {rows.indices.map((i) => {
+                  const x = experiments[i]!;
+                  return (
+                    <label key={x.id} className="small">
+                      <input type="checkbox" checked={!left.has(x.id)} onChange={(ev) => toggle(x.id, ev.target.checked)} />
+                      {' '}{i === 0 ? 'B' : i}. {x.title}
+                    </label>
+                  );
+                })}
+                </div>
               </div>
             </fieldset>
           </div>
