@@ -176,8 +176,8 @@ export interface StudyDetail {
   experiments: Experiment[];
 }
 
-/** An experiment as a study's list and charts show it: all but its notes and captures (getExperiment has those). */
-export interface ExperimentSummary extends Omit<Experiment, 'notes' | 'captures'> {
+/** An experiment as a study's list and charts show it: all but its notes, captures and times (getExperiment has those). */
+export interface ExperimentSummary extends Omit<Experiment, 'notes' | 'captures' | 'createdAt' | 'updatedAt'> {
   /** how many captures it links */
   captureCount: number;
 }

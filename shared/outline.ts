@@ -5,7 +5,7 @@
 import type { Experiment, ExperimentSummary, StudyOutline } from './model';
 
 /** An experiment as the outline lists it. */
-export function summarize({ notes: _notes, captures, ...rest }: Experiment): ExperimentSummary {
+export function summarize({ notes: _notes, captures, createdAt: _c, updatedAt: _u, ...rest }: Experiment): ExperimentSummary {
   return { ...rest, captureCount: captures.length };
 }
 

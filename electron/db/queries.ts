@@ -210,14 +210,13 @@ export function listExperimentSummaries(db: Db, studyId: number): ExperimentSumm
     push(changesOf, c[0] as number, { id: c[1] as number, scope: c[2] as string, key: c[3] as string, before: c[4] as string, after: c[5] as string, why: c[6] as string });
   }
   return walkExperiments(db, studyId,
-    ['e.title', 'e.profile_id', 'e.date', 'e.status', 'e.created_at', 'e.updated_at',
+    ['e.title', 'e.profile_id', 'e.date', 'e.status',
       '(SELECT count(*) FROM experiment_capture l WHERE l.experiment_id = e.id AND l.deleted_at IS NULL)'],
     (r, position) => {
       const id = r[0] as number;
       return {
         id, studyId, position, title: r[1] as string, profileId: r[2] as number | null, date: r[3] as string,
-        status: r[4] as ExperimentStatus, configChanges: changesOf.get(id) ?? [], metrics: [],
-        createdAt: r[5] as string, updatedAt: r[6] as string, captureCount: r[7] as number,
+        status: r[4] as ExperimentStatus, configChanges: changesOf.get(id) ?? [], metrics: [], captureCount: r[5] as number,
       };
     });
 }

@@ -25,7 +25,7 @@ export const migration0007: Migration = {
     CREATE INDEX experiment_capture_live ON experiment_capture(experiment_id) WHERE deleted_at IS NULL;
     CREATE INDEX experiment_capture_trashed ON experiment_capture(deleted_at) WHERE deleted_at IS NOT NULL;
     DROP INDEX experiment_study;
-    CREATE INDEX experiment_list ON experiment(study_id, position, id, deleted_at, status, title, profile_id, date, created_at, updated_at);
+    CREATE INDEX experiment_list ON experiment(study_id, position, id, deleted_at, status, title, profile_id, date);
     DROP INDEX result_metric_experiment;
     CREATE INDEX result_metric_list ON result_metric(experiment_id, position, id, name, value, unit, better, is_primary, capture_id, source);
   `,
