@@ -13,8 +13,11 @@ const KIND_LABEL: Record<SearchHit['kind'], string> = { study: 'study', experime
  * focuses it; arrows move through the results; Enter or a click goes there.
  */
 export function SearchBox() {
-  const { api, navigate, revision, route } = useApp();
+  const { api, navigate, revision, onDataChange, route } = useApp();
   const [query, setQuery] = useState('');
+  // the hits of a search left open follow the notebook's changes
+  const [changes, setChanges] = useState(0);
+  useEffect(() => onDataChange(() => setChanges((n) => n + 1)), [onDataChange]);
   const [hits, setHits] = useState<SearchHit[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
@@ -48,7 +51,7 @@ export function SearchBox() {
       );
     }, 120);
     return () => { live = false; clearTimeout(timer); };
-  }, [api, query, revision]);
+  }, [api, query, revision, changes]);
 
   const go = (hit: SearchHit) => {
     if (hit.kind === 'profile' && hit.profileId !== null) navigate({ name: 'profiles', profileId: hit.profileId });
