@@ -87,7 +87,7 @@ async function serve(argv: string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TunebookError('invalid', `--port must be a number from 0 to 65535, not "${values.port}"`);
   const host = values.host ?? '127.0.0.1';
   // the reads that grow with the notebook run in a worker: the server answers other requests meanwhile
-  const backend = new Backend({ notebookPath, userDataDir: data, readWorkerFile: path.join(__dirname, 'readWorker.cjs') });
+  const backend = new Backend({ notebookPath, userDataDir: data, readWorkerFile: path.join(__dirname, 'readWorker.cjs'), watchOtherWriters: true });
   const http = await startHttpHost({ backend, rendererDir: rendererDir(), host, port, ...(maxUpload ? { maxUploadBytes: maxUpload.value } : {}) });
   if (!existsSync(path.join(rendererDir(), 'index.html'))) console.error('warning: the UI is not built (run `npm run build`); only the API is served');
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) console.error(`warning: listening on ${host}: anyone who can reach it and has the token can read and change the notebook`);

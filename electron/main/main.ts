@@ -234,7 +234,7 @@ async function start(): Promise<void> {
   const notebookPath = config.notebookPath ?? defaultNotebookPath(userData);
   let b: Backend;
   try {
-    b = new Backend({ notebookPath, userDataDir: userData, appVersion: APP_VERSION, parseWorkerFile: PARSE_WORKER, storeWorkerFile: STORE_WORKER, readWorkerFile: READ_WORKER });
+    b = new Backend({ notebookPath, userDataDir: userData, appVersion: APP_VERSION, parseWorkerFile: PARSE_WORKER, storeWorkerFile: STORE_WORKER, readWorkerFile: READ_WORKER, watchOtherWriters: true });
   } catch (err) {
     const text = describeOpenError(err, notebookPath);
     dialog.showErrorBox(text.title, `${text.message}\n\n${text.detail.replace('The current notebook is still open.', '')}`.trim());

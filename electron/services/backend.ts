@@ -55,7 +55,16 @@ export interface BackendOptions {
    * Without it (the CLI, tests) every call runs on the caller's thread.
    */
   readWorkerFile?: string;
+  /**
+   * Announce commits made by other processes on the same notebook (another window, `tunebook
+   * serve`, the CLI) as a change to all of it, so the windows this host serves never go stale.
+   * Hosts of a window set it; SQLite's data_version is looked at once a second.
+   */
+  watchOtherWriters?: boolean;
 }
+
+/** How often a host that watches for other writers looks at the notebook's data_version. */
+export const WATCH_MS = 1000;
 
 const MAX_RECENT = 10;
 
@@ -138,6 +147,9 @@ export class Backend {
   private hooks: HostHooks = {};
   private tempRoot: string | null = null;
   private purgeTimer: NodeJS.Timeout | null = null;
+  private watchTimer: NodeJS.Timeout | null = null;
+  /** the notebook's data_version as this process last saw it (it moves only for other connections' commits) */
+  private seenVersion = -1;
 
   constructor(private readonly opts: BackendOptions) {
     this.appVersion = opts.appVersion ?? APP_VERSION;
@@ -154,6 +166,28 @@ export class Backend {
     this.remember(this.notebookPath);
     this.purge();
     this.warmReads();
+    if (opts.watchOtherWriters) this.watch();
+  }
+
+  /** See BackendOptions.watchOtherWriters. */
+  private watch(): void {
+    this.seenVersion = this.dataVersion();
+    this.watchTimer = setInterval(() => {
+      try {
+        const v = this.dataVersion();
+        if (v === this.seenVersion) return;
+        this.seenVersion = v;
+        // the store worker's commits are announced as they happen; anything else is another process
+        if (!this.store.busy) this.emit('onDidChangeData', { studyId: null, all: true });
+      } catch {
+        // the notebook is being switched or closed: the next tick looks again
+      }
+    }, WATCH_MS);
+    this.watchTimer.unref();
+  }
+
+  private dataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
   }
 
   /** Start the read workers on the notebook now, so the window's first reads do not wait for them. */
@@ -194,6 +228,7 @@ export class Backend {
     this.notebookPath = target;
     this.remember(target);
     this.warmReads();
+    if (this.watchTimer) this.seenVersion = this.dataVersion();
     const info = this.info();
     this.emit('onDidChangeNotebook', info);
     return info;
@@ -289,6 +324,7 @@ export class Backend {
 
   /** Run a job in the store worker, announcing its progress and each change it commits. */
   private runStore<R extends StoreResult>(job: StoreJob, onCommitted?: (c: ImportedCapture) => void): Promise<R> {
+    const done = (): void => { if (this.watchTimer && this.db.open) this.seenVersion = this.dataVersion(); };
     return this.store.run(job, (e) => {
       if ('progress' in e) this.emit('onDidProgressStore', e.progress);
       else if ('committed' in e) {
@@ -296,7 +332,7 @@ export class Backend {
         // a capture stored on one experiment changes only that experiment
         this.emit('onDidChangeData', job.op === 'import' ? { studyId: e.studyId, experimentId: job.experimentId } : { studyId: e.studyId });
       } else this.emit('onDidChangeData', e.changed === null ? { studyId: null, all: true } : { studyId: e.changed });
-    }) as Promise<R>;
+    }).finally(done) as Promise<R>;
   }
 
   /**
@@ -502,6 +538,7 @@ export class Backend {
     for (const r of this.reads?.records ?? []) void r.close();
     void this.reads?.captures.close();
     if (this.purgeTimer) clearTimeout(this.purgeTimer);
+    if (this.watchTimer) clearInterval(this.watchTimer);
     this.purge();
     if (this.db.open) this.db.close();
     if (this.tempRoot) rmSync(this.tempRoot, { recursive: true, force: true });

@@ -125,8 +125,7 @@ export class NotebookService implements NotebookMethods {
     const r = v.record(input, 'study');
     const title = f.studyTitle(r.title);
     const goal = f.studyGoal(r.goal) ?? '';
-    const id = q.insertStudy(this.db, title, goal);
-    this.changed(id);
+    const id = this.tx(() => { const id = q.insertStudy(this.db, title, goal); this.changed(id); return id; });
     return q.getStudy(this.db, id)!;
   }
 
@@ -134,8 +133,8 @@ export class NotebookService implements NotebookMethods {
     const study = this.study(id);
     const r = v.record(patch, 'patch');
     const title = r.title === undefined ? undefined : f.studyTitle(r.title);
-    q.updateStudy(this.db, study.id, { title, goal: f.studyGoal(r.goal), view: r.view === undefined ? undefined : studyView(r.view) });
-    this.changed(study.id);
+    const view = r.view === undefined ? undefined : studyView(r.view);
+    this.tx(() => { q.updateStudy(this.db, study.id, { title, goal: f.studyGoal(r.goal), view }); this.changed(study.id); });
     return q.getStudy(this.db, study.id)!;
   }
 
@@ -149,15 +148,13 @@ export class NotebookService implements NotebookMethods {
 
   deleteStudy(id: number): void {
     const study = this.study(id);
-    q.setStudyDeleted(this.db, study.id, true);
-    this.changed(study.id);
+    this.tx(() => { q.setStudyDeleted(this.db, study.id, true); this.changed(study.id); });
   }
 
   restoreStudy(id: number): Study {
     const sid = v.id(id, 'study id');
     if (!q.getStudy(this.db, sid, true)) notFound('study', sid);
-    q.setStudyDeleted(this.db, sid, false);
-    this.changed(sid);
+    this.tx(() => { q.setStudyDeleted(this.db, sid, false); this.changed(sid); });
     return q.getStudy(this.db, sid)!;
   }
 
@@ -203,28 +200,30 @@ export class NotebookService implements NotebookMethods {
 
   createProfile(input: Parameters<ApiMethods['createProfile']>[0]): HardwareProfile {
     const cols = f.profileFields(input);
-    const id = q.insertProfile(this.db, cols);
-    this.changed(null);
+    const id = this.tx(() => { const id = q.insertProfile(this.db, cols); this.changed(null); return id; });
     return q.getProfile(this.db, id)!;
   }
 
   updateProfile(id: number, patch: Parameters<ApiMethods['updateProfile']>[1]): HardwareProfile {
     const pid = v.id(id, 'profile id');
     const current = q.getProfile(this.db, pid) ?? notFound('hardware profile', pid);
-    q.updateProfile(this.db, pid, f.profileFields(patch, current));
-    this.changed(null);
+    const cols = f.profileFields(patch, current);
+    this.tx(() => { q.updateProfile(this.db, pid, cols); this.changed(null); });
     return q.getProfile(this.db, pid)!;
   }
 
   deleteProfile(id: number): void {
     const pid = v.id(id, 'profile id');
     const p = q.getProfile(this.db, pid) ?? notFound('hardware profile', pid);
-    const used = q.profileUse(this.db, pid);
-    if (used > 0) {
-      throw new TunebookError('conflict', `"${p.name}" is used by ${used} experiment${used === 1 ? '' : 's'} (including any in the trash); choose another profile for them first`);
-    }
-    q.deleteProfile(this.db, pid);
-    this.changed(null);
+    // checked and deleted in one transaction: another process cannot give it an experiment in between
+    this.tx(() => {
+      const used = q.profileUse(this.db, pid);
+      if (used > 0) {
+        throw new TunebookError('conflict', `"${p.name}" is used by ${used} experiment${used === 1 ? '' : 's'} (including any in the trash); choose another profile for them first`);
+      }
+      q.deleteProfile(this.db, pid);
+      this.changed(null);
+    });
   }
 
   // ---- experiments ---------------------------------------------------------------------------
