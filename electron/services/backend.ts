@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { API_METHODS, isApiMethod, TunebookError, type ApiEvents, type ApiMethodName, type ApiMethods } from '../../shared/api';
@@ -217,7 +217,10 @@ export class Backend {
   /** Switch to another notebook file. On failure the current notebook stays open. */
   openNotebook(file: string, create: boolean): NotebookInfo {
     const target = path.resolve(v.text(file, 'path', { required: true, max: 4096 }));
-    if (create && path.extname(target) === '') v.fail(`a new notebook needs a file name ending in ${NOTEBOOK_EXTENSION}`);
+    // a notebook made here is a .tunebook file: never "…/evil.sh" or any other file a path may name
+    // (an existing notebook of another name still opens)
+    const made = !existsSync(target) || statSync(target).size === 0;
+    if (create && made && path.extname(target).toLowerCase() !== NOTEBOOK_EXTENSION) v.fail(`a new notebook needs a file name ending in ${NOTEBOOK_EXTENSION}`);
     if (target === this.notebookPath) return this.info();
     const db = openNotebookDb(target, { create });
     this.purge();

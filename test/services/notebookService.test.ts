@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TunebookError } from '../../shared/api';
 import fc from 'fast-check';
@@ -259,6 +259,25 @@ describe('NotebookService through the Backend', () => {
     expect(api.listStudies()).toEqual([]);
     expect(api.recentNotebooks().slice(0, 2)).toEqual([other, path.join(tmp(), 'nb.tunebook')]);
     expect(() => api.openNotebook(path.join(tmp(), 'nope.tunebook'), false)).toThrow(/no notebook at/);
+    expect(api.notebookInfo().path).toBe(other);
+    // an empty file is not a notebook unless one is being created there
+    const empty = path.join(tmp(), 'notes.txt');
+    writeFileSync(empty, '');
+    expect(() => api.openNotebook(empty, false)).toThrow(expect.objectContaining({ code: 'refused', message: expect.stringMatching(/is empty, not a Tunebook notebook; it was left untouched/) }));
+    expect(readFileSync(empty, 'utf8')).toBe('');
+    // a new notebook is a .tunebook file, and nothing is made for any other name
+    const evil = path.join(tmp(), 'new', 'deep', 'evil.sh');
+    expect(() => api.openNotebook(evil, true)).toThrow(expect.objectContaining({ code: 'invalid', message: expect.stringMatching(/ending in \.tunebook/) }));
+    expect(existsSync(path.join(tmp(), 'new'))).toBe(false);
+    // an existing notebook of another name still opens, "create" ticked or not
+    const renamed = path.join(tmp(), 'perf.db');
+    writeFileSync(renamed, readFileSync(path.join(tmp(), 'nb.tunebook')));
+    expect(api.openNotebook(renamed, true).path).toBe(renamed);
+    api.openNotebook(other, false);
+    if (existsSync('/proc/self/environ')) {
+      expect(() => api.openNotebook('/proc/self/environ', false)).toThrow(expect.objectContaining({ code: 'refused' }));
+      expect(() => api.openNotebook('/proc/self/environ', true)).toThrow(expect.objectContaining({ code: 'invalid' }));
+    }
     expect(api.notebookInfo().path).toBe(other);
   });
 });
