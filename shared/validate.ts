@@ -56,5 +56,7 @@ export function record(v: unknown, what: string): Record<string, unknown> {
 export function isoDate(v: unknown, what = 'date'): string {
   const s = text(v, what, { max: 10 });
   if (!/^\d{4}-\d{2}-\d{2}$/.test(s) || Number.isNaN(Date.parse(s + 'T00:00:00Z'))) fail(`${what} must be a date like 2026-11-29`);
+  // Date.parse rolls 2026-02-30 over to March 2: a real day reads back as itself
+  if (new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) !== s) fail(`${what} ${s} is not a day of the calendar`);
   return s;
 }

@@ -207,6 +207,11 @@ describe('NotebookService through the Backend', () => {
     expect(() => api.createStudy(null as never)).toThrow(/must be an object/);
     const s = api.createStudy({ title: 'ok' });
     expect(() => api.createExperiment(s.id, { title: 'x', date: '29/11/2026' })).toThrow(/date must be a date/);
+    for (const day of ['2026-02-30', '2026-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00']) {
+      expect(() => api.createExperiment(s.id, { title: 'x', date: day }), day).toThrow(/is not a day of the calendar|must be a date/);
+    }
+    expect(api.createExperiment(s.id, { title: 'leap day', date: '2028-02-29' }).date).toBe('2028-02-29');
+    api.deleteExperiment(api.getStudy(s.id).experiments[0]!.id);
     expect(() => api.createExperiment(s.id, { title: 'x', status: 'great' as never })).toThrow(/status must be one of/);
     expect(() => api.getStudy(999)).toThrow(/study 999 does not exist/);
     expect(() => backend.call('dropEverything', [])).toThrow(/unknown method/);
