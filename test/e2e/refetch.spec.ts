@@ -63,4 +63,15 @@ test('an edit reloads what it touched once; one experiment\'s edit never reloads
   await expect(page.getByTestId('experiment-item')).toHaveCount(3);
   await page.waitForTimeout(500);
   expect(count(calls, 'studyOutline')).toBe(1);
+
+  // deleting an experiment, then the study: nothing asks for what went to the trash (no 404)
+  const missing: string[] = [];
+  page.on('response', (r) => { if (r.status() === 404) missing.push(r.url()); });
+  await page.getByTestId('experiment-item').first().getByRole('button').first().click();
+  await page.getByRole('button', { name: 'Delete experiment' }).click();
+  await expect(page.getByTestId('experiment-item')).toHaveCount(2);
+  await page.getByRole('button', { name: 'Delete study' }).click();
+  await expect(page.getByRole('navigation', { name: 'Studies' }).getByRole('button', { name: /refetch/ })).toHaveCount(0);
+  await page.waitForTimeout(1000);
+  expect(missing).toEqual([]);
 });

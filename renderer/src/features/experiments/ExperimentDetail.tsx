@@ -63,9 +63,10 @@ export function ExperimentDetail({ experiment, index, profiles, usual, onDeleted
     if (ok && draft.notes.trim()) setPreviewNotes(true);
   };
   const remove = async () => {
-    const ok = await run(async (api) => { await api.deleteExperiment(experiment.id); return true; });
-    if (!ok) return;
+    // the next experiment is shown first: nothing on screen asks for this one again once it is in the trash
     onDeleted();
+    const ok = await run(async (api) => { await api.deleteExperiment(experiment.id); return true; });
+    if (!ok) { navigate({ name: 'study', studyId: experiment.studyId, experimentId: experiment.id }); return; }
     show({
       message: `Experiment “${experiment.title}” deleted.`,
       action: {

@@ -24,9 +24,10 @@ export function StudyHeader({ study, onExport }: { study: Study; onExport: () =>
   };
   const saveGoal = () => run((api) => api.updateStudy(study.id, { goal }));
   const remove = async () => {
-    const ok = await run(async (api) => { await api.deleteStudy(study.id); return true; });
-    if (!ok) return;
+    // away from the study first: nothing on screen asks for it again once it is in the trash
     navigate({ name: 'home' });
+    const ok = await run(async (api) => { await api.deleteStudy(study.id); return true; });
+    if (!ok) { navigate({ name: 'study', studyId: study.id }); return; }
     show({
       message: `Study “${study.title}” deleted.`,
       action: {
