@@ -19,8 +19,13 @@ export function text(v: unknown, what: string, opts: { max?: number; required?: 
   const s = v;
   if (opts.required && s.trim() === '') fail(`${what} must not be empty`);
   if (s.length > max) fail(`${what} is too long (${s.length} characters, at most ${max})`);
+  // the notebook stores UTF-8, which cannot hold half a UTF-16 pair: refused, never quietly made U+FFFD
+  const broken = LONE_SURROGATE.exec(s);
+  if (broken) fail(`${what} holds a broken character (half of a UTF-16 pair, at character ${broken.index + 1}); it was not saved`);
   return s;
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function optText(v: unknown, what: string, max?: number): string | undefined {
   return v === undefined ? undefined : text(v, what, max === undefined ? {} : { max });

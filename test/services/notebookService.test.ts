@@ -211,6 +211,10 @@ describe('NotebookService through the Backend', () => {
       expect(() => api.createExperiment(s.id, { title: 'x', date: day }), day).toThrow(/is not a day of the calendar|must be a date/);
     }
     expect(api.createExperiment(s.id, { title: 'leap day', date: '2028-02-29' }).date).toBe('2028-02-29');
+    // half a UTF-16 pair cannot be stored as UTF-8: refused, not turned into U+FFFD; whole pairs are kept
+    expect(() => api.createExperiment(s.id, { title: 'cut \uD83D here' })).toThrow(/title holds a broken character \(half of a UTF-16 pair, at character 5\)/);
+    expect(() => api.updateStudy(s.id, { goal: '\uDE00' })).toThrow(/broken character/);
+    expect(api.updateStudy(s.id, { goal: 'reach 300 req/s 🚀' }).goal).toBe('reach 300 req/s 🚀');
     api.deleteExperiment(api.getStudy(s.id).experiments[0]!.id);
     expect(() => api.createExperiment(s.id, { title: 'x', status: 'great' as never })).toThrow(/status must be one of/);
     expect(() => api.getStudy(999)).toThrow(/study 999 does not exist/);
