@@ -141,37 +141,14 @@ const toMetric = (m: MetricRow): ResultMetric => ({
 });
 const toChange = (c: ChangeRow): ConfigChange => ({ id: c.id, scope: c.scope, key: c.key, before: c.before, after: c.after, why: c.why });
 
-/** The config changes and results of a study's live experiments, by experiment (two queries for the study, not N). */
-function studyChangesAndMetrics(db: Db, studyId: number): { changesOf: Map<number, ConfigChange[]>; metricsOf: Map<number, ResultMetric[]> } {
-  const changes = db.prepare(`SELECT c.* FROM config_change c JOIN experiment e ON e.id = c.experiment_id
-    WHERE e.study_id = ? AND e.deleted_at IS NULL ORDER BY c.position, c.id`).all(studyId) as ChangeRow[];
-  const metrics = db.prepare(`SELECT m.* FROM result_metric m JOIN experiment e ON e.id = m.experiment_id
-    WHERE e.study_id = ? AND e.deleted_at IS NULL ORDER BY m.position, m.id`).all(studyId) as MetricRow[];
-  // grouped once by experiment: a study of 10,000 experiments must not scan every list per row
-  const changesOf = new Map<number, ConfigChange[]>();
-  for (const c of changes) push(changesOf, c.experiment_id, toChange(c));
-  const metricsOf = new Map<number, ResultMetric[]>();
-  for (const m of metrics) push(metricsOf, m.experiment_id, toMetric(m));
-  return { changesOf, metricsOf };
-}
-
 function push<T>(m: Map<number, T[]>, k: number, x: T): void {
   const l = m.get(k);
   if (l) l.push(x); else m.set(k, [x]);
 }
 
-/** The live experiments of a study, in order, with their changes, metrics and captures (four queries, not N+1). */
-export function listExperiments(db: Db, studyId: number): Experiment[] {
-  const rows = db.prepare(`SELECT * FROM experiment WHERE study_id = ? AND deleted_at IS NULL ORDER BY position, id`).all(studyId) as ExperimentRow[];
-  const { changesOf, metricsOf } = studyChangesAndMetrics(db, studyId);
-  const linksOf = new Map<number, ExperimentCapture[]>();
-  for (const l of studyLinks(db, studyId)) push(linksOf, l.experimentId, publicLink(l));
-  return rows.map((r, i) => toExperiment(r, i, changesOf.get(r.id) ?? [], metricsOf.get(r.id) ?? [], linksOf.get(r.id) ?? []));
-}
-
 /**
  * The live experiments of a study, in order, with their results: one query walked in index order
- * (experiment_study, then result_metric_experiment: no sorting), read as arrays (no row objects).
+ * (experiment_list, then result_metric_list: no sorting), read as arrays (no row objects).
  * `columns` adds columns of the experiment `e`; `make` builds each experiment from them.
  */
 function walkExperiments<E extends { metrics: ResultMetric[] }>(db: Db, studyId: number, columns: readonly string[], make: (r: unknown[], place: number) => E): E[] {
@@ -200,15 +177,37 @@ function walkExperiments<E extends { metrics: ResultMetric[] }>(db: Db, studyId:
   return out;
 }
 
-/** The live experiments of a study, in order, without their notes and captures (how many it links instead). */
-export function listExperimentSummaries(db: Db, studyId: number): ExperimentSummary[] {
-  const changes = db.prepare(`SELECT c.experiment_id, c.id, c.scope, c.key, c.before, c.after, c.why
+/** The config changes of a study's live experiments, by experiment, in order (one query for the study, not N). */
+function studyChanges(db: Db, studyId: number): Map<number, ConfigChange[]> {
+  const rows = db.prepare(`SELECT c.experiment_id, c.id, c.scope, c.key, c.before, c.after, c.why
     FROM experiment e JOIN config_change c ON c.experiment_id = e.id
     WHERE e.study_id = ? AND e.deleted_at IS NULL ORDER BY e.position, e.id, c.position, c.id`).raw().all(studyId) as unknown[][];
   const changesOf = new Map<number, ConfigChange[]>();
-  for (const c of changes) {
+  for (const c of rows) {
     push(changesOf, c[0] as number, { id: c[1] as number, scope: c[2] as string, key: c[3] as string, before: c[4] as string, after: c[5] as string, why: c[6] as string });
   }
+  return changesOf;
+}
+
+/** The live experiments of a study, in order, with their changes, metrics and captures (four queries, not N+1). */
+export function listExperiments(db: Db, studyId: number): Experiment[] {
+  const changesOf = studyChanges(db, studyId);
+  const linksOf = new Map<number, ExperimentCapture[]>();
+  for (const l of studyLinks(db, studyId)) push(linksOf, l.experimentId, publicLink(l));
+  return walkExperiments(db, studyId, ['e.title', 'e.profile_id', 'e.date', 'e.notes', 'e.status', 'e.created_at', 'e.updated_at'],
+    (r, position) => {
+      const id = r[0] as number;
+      return {
+        id, studyId, position, title: r[1] as string, profileId: r[2] as number | null, date: r[3] as string, notes: r[4] as string,
+        status: r[5] as ExperimentStatus, configChanges: changesOf.get(id) ?? [], metrics: [], captures: linksOf.get(id) ?? [],
+        createdAt: r[6] as string, updatedAt: r[7] as string,
+      };
+    });
+}
+
+/** The live experiments of a study, in order, without their notes and captures (how many it links instead). */
+export function listExperimentSummaries(db: Db, studyId: number): ExperimentSummary[] {
+  const changesOf = studyChanges(db, studyId);
   return walkExperiments(db, studyId,
     ['e.title', 'e.profile_id', 'e.date', 'e.status',
       '(SELECT count(*) FROM experiment_capture l WHERE l.experiment_id = e.id AND l.deleted_at IS NULL)'],
