@@ -61,7 +61,11 @@ export function LineChart({ series: shownSeries, goals = [], title, yTitle, aria
         x: s.x.map((v) => (typeof v === 'string' ? plotlyText(v) : v)), y: s.y,
         text: s.text?.map(pointLabel), textposition: 'top center', textfont: { color: fg, size: 11 },
         hovertext: s.hover?.map(plotlyText), hoverinfo: s.hover ? 'text' : 'x+y',
-        line: { color, width: 2 }, marker: { size: s.mode === 'points' ? 9 : 7, color, symbol: s.mode === 'points' ? 'x-thin-open' : 'circle', line: { width: 2, color } },
+        // thousands of steps: small, see-through marks, so the set-apart ones never hide the line beneath
+        line: { color, width: 2 },
+        marker: many
+          ? { size: 5, color, opacity: 0.5, symbol: s.mode === 'points' ? 'x-thin-open' : 'circle', line: { width: 1, color } }
+          : { size: s.mode === 'points' ? 9 : 7, color, symbol: s.mode === 'points' ? 'x-thin-open' : 'circle', line: { width: 2, color } },
         connectgaps: true, cliponaxis: false,
         ...(spread && !many ? {
           error_y: {

@@ -7,7 +7,7 @@
 import { useId, useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { ReportFormat } from '../../../../shared/model';
-import { formatQuantity } from '../../../../shared/units';
+import { formatNumber, formatQuantity } from '../../../../shared/units';
 import { studyChanged } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
 import { useStudyOutline } from '../studies/useStudyData';
@@ -63,7 +63,7 @@ export function ExportDialog({ studyId, onClose }: { studyId: number; onClose: (
               ))}
             </fieldset>
             <fieldset className="field export-experiments">
-              <legend id={ids.experiments}>Experiments <span className="muted small">({chosen.length} of {experiments.length})</span></legend>
+              <legend id={ids.experiments}>Experiments <span className="muted small">({formatNumber(chosen.length)} of {formatNumber(experiments.length)})</span></legend>
               <div className="export-experiment-actions">
                 <button type="button" className="btn btn-small" onClick={() => setLeft(new Set())}>All</button>
                 <button type="button" className="btn btn-small" onClick={() => setLeft(new Set(experiments.map((x) => x.id)))}>None</button>

@@ -1,3 +1,4 @@
+import { formatNumber } from '../../../../shared/units';
 import { useState } from 'react';
 import { useApp } from '../../app/AppContext';
 import { studiesChanged } from '../../app/changes';
@@ -30,7 +31,7 @@ export function StudyList() {
               onClick={() => navigate({ name: 'study', studyId: s.id })}
             >
               <span className="nav-title">{s.title}</span>
-              <span className="nav-meta">{s.experimentCount} exp.</span>
+              <span className="nav-meta">{formatNumber(s.experimentCount)} exp.</span>
             </button>
           </li>
         ))}
