@@ -9,7 +9,7 @@ import type {
   CaptureLines, CaptureMatches, ConfigChange, ConfigChangeInput, Experiment, ExperimentCapture, ExperimentComparison, ExperimentInput, ExperimentRef,
   HardwareProfile, HardwareProfileInput, ImportOptions, ImportResult, ImportSource, NotebookInfo, Proposals,
   RequirementInput, ResultMetric, ResultMetricInput, SearchHit, SeriesPoints, StoredCapture, Study, StudyComparison, StudyDetail, StudyView,
-  StudySummary, StudyOutline, TimelineRow,
+  StudySummary, StudyOutline, TimelineRow, TrashEmptied, TrashItem, TrashKind,
 } from './model';
 import type { CaptureJson } from './capture/json';
 
@@ -46,7 +46,7 @@ export interface ApiMethods {
   listProfiles(): HardwareProfile[];
   createProfile(input: Partial<HardwareProfileInput> & { name: string }): HardwareProfile;
   updateProfile(id: number, patch: Partial<HardwareProfileInput>): HardwareProfile;
-  /** refused while experiments use the profile */
+  /** refused while experiments outside the trash use the profile; those in the trash that use it keep no profile */
   deleteProfile(id: number): void;
 
   // experiments
@@ -70,6 +70,14 @@ export interface ApiMethods {
 
   // search
   search(query: string): SearchHit[];
+
+  // trash: deleted studies, experiments and unlinked captures stay until the trash is emptied
+  /** what the trash holds, newest first (an experiment of a deleted study, or a capture of a deleted experiment, comes back with it and is not listed) */
+  listTrash(): TrashItem[];
+  /** remove everything in the trash for good, and the stored captures no experiment links any more */
+  emptyTrash(): TrashEmptied;
+  /** remove one item of the trash for good (refused, code 'conflict', when it is not in the trash) */
+  deleteForever(item: { kind: TrashKind; id: number }): TrashEmptied;
 
   // captures (parsed off the main thread; nothing is stored by these)
   /** the capture kinds Tunebook reads */
@@ -99,7 +107,7 @@ export interface ApiMethods {
   /** one series' points, downsampled to `maxPoints` (default 2,000), optionally within an x range */
   captureSeries(captureId: number, index: number, range?: { from: number; to: number } | null, maxPoints?: number): SeriesPoints;
   updateCaptureLink(linkId: number, patch: { note?: string; name?: string }): ExperimentCapture;
-  /** unlinks a capture from its experiment; restoreCaptureLink undoes it (a capture no experiment links is removed after the undo window) */
+  /** unlinks a capture from its experiment, to the trash; restoreCaptureLink undoes it (emptying the trash removes a capture no experiment links any more) */
   detachCapture(linkId: number): void;
   restoreCaptureLink(linkId: number): ExperimentCapture;
   /** parse a stored capture again as `kind` (null: detect it) */
@@ -186,6 +194,7 @@ export const API_METHODS = [
   'addConfigChange', 'updateConfigChange', 'deleteConfigChange',
   'addResultMetric', 'updateResultMetric', 'deleteResultMetric',
   'search',
+  'listTrash', 'emptyTrash', 'deleteForever',
   'captureKinds', 'parseCaptureFiles', 'parseCaptureText', 'cancelCaptureParsing',
   'importCaptures', 'cancelStoreTask', 'getCapture', 'captureLines', 'findInCapture', 'captureSeries',
   'updateCaptureLink', 'detachCapture', 'restoreCaptureLink', 'setCaptureKind', 'reparseCaptures', 'compactNotebook',

@@ -457,6 +457,45 @@ export interface ExperimentComparison {
 /** An experiment listed for choosing (the side-by-side pickers). */
 export interface ExperimentRef { id: number; title: string; position: number; studyId: number; studyTitle: string }
 
+// ---- trash -------------------------------------------------------------------------------------
+
+export type TrashKind = 'study' | 'experiment' | 'capture';
+export const TRASH_KINDS: readonly TrashKind[] = ['study', 'experiment', 'capture'];
+
+/**
+ * Something deleted, kept until the trash is emptied (listTrash). An experiment of a study in the
+ * trash is not listed on its own (it comes back with its study), nor a capture of an experiment in
+ * the trash (it comes back with its experiment).
+ */
+export interface TrashItem {
+  kind: TrashKind;
+  /** the study's id, the experiment's id, or the capture link's id (what restoreStudy, restoreExperiment, restoreCaptureLink take) */
+  id: number;
+  /** the study's or experiment's title, the capture's name */
+  name: string;
+  /** when it was deleted (ISO 8601) */
+  deletedAt: string;
+  /** the study it belongs to (for a study: itself) */
+  studyId: number;
+  studyTitle: string;
+  /** the experiment a capture was on (null for studies and experiments) */
+  experimentId: number | null;
+  experimentTitle: string | null;
+  /** the stored capture (captures only) */
+  captureId: number | null;
+  /** how many experiments (not themselves deleted) go and come back with a study; 0 for the others */
+  experimentCount: number;
+}
+
+/** What emptyTrash or deleteForever removed for good. */
+export interface TrashEmptied {
+  studies: number;
+  /** experiments removed: those in the trash, and those of the studies in it */
+  experiments: number;
+  /** stored captures removed from the notebook (no experiment linked them any more) */
+  captures: number;
+}
+
 // ---- reports and bundles ----------------------------------------------------------------------
 
 export type ReportFormat = 'html' | 'md' | 'pdf' | 'eln';

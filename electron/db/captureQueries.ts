@@ -208,6 +208,34 @@ export function purgeDetached(db: Db, before: string, sweep = true): number {
   return removed;
 }
 
+/** The stored captures linked (live or unlinked) from a study's experiments, an experiment, or anything in the trash. */
+export function capturesWithin(db: Db, where: { studyId: number } | { experimentId: number } | { linkId: number } | 'trash'): number[] {
+  if (where === 'trash') {
+    return db.prepare(`SELECT capture_id FROM experiment_capture WHERE deleted_at IS NOT NULL
+      UNION SELECT l.capture_id FROM experiment_capture l JOIN experiment e ON e.id = l.experiment_id WHERE e.deleted_at IS NOT NULL
+      UNION SELECT l.capture_id FROM experiment_capture l JOIN experiment e ON e.id = l.experiment_id
+        JOIN study s ON s.id = e.study_id WHERE s.deleted_at IS NOT NULL`).pluck().all() as number[];
+  }
+  if ('studyId' in where) {
+    return db.prepare(`SELECT DISTINCT l.capture_id FROM experiment_capture l JOIN experiment e ON e.id = l.experiment_id WHERE e.study_id = ?`)
+      .pluck().all(where.studyId) as number[];
+  }
+  if ('experimentId' in where) return db.prepare(`SELECT DISTINCT capture_id FROM experiment_capture WHERE experiment_id = ?`).pluck().all(where.experimentId) as number[];
+  return db.prepare(`SELECT capture_id FROM experiment_capture WHERE id = ?`).pluck().all(where.linkId) as number[];
+}
+
+export function deleteLink(db: Db, linkId: number): void {
+  db.prepare(`DELETE FROM experiment_capture WHERE id = ?`).run(linkId);
+}
+
+/** Remove those of these captures that no experiment links any more (their chunks and series go with them). Returns how many. */
+export function removeOrphans(db: Db, captureIds: Iterable<number>): number {
+  const orphan = db.prepare(`DELETE FROM capture WHERE id = ? AND NOT EXISTS (SELECT 1 FROM experiment_capture l WHERE l.capture_id = capture.id)`);
+  let removed = 0;
+  for (const id of new Set(captureIds)) removed += orphan.run(id).changes;
+  return removed;
+}
+
 export function resultsOfCapture(db: Db, captureId: number): { id: number; experiment_id: number; name: string; is_primary: number; source: string | null }[] {
   return db.prepare(`SELECT m.id, m.experiment_id, m.name, m.is_primary, m.source FROM result_metric m
     JOIN experiment e ON e.id = m.experiment_id WHERE m.capture_id = ? AND e.deleted_at IS NULL ORDER BY e.position, m.position`)

@@ -5,7 +5,7 @@
 import type { Db } from './connection';
 import type {
   ConfigChange, Disk, Experiment, ExperimentCapture, ExperimentStatus, HardwareProfile, Requirement, ResultMetric, ResultSource,
-  ExperimentRef, ExperimentSummary, SearchHit, Study, StudySummary, StudyView,
+  ExperimentRef, ExperimentSummary, SearchHit, Study, StudySummary, StudyView, TrashItem,
 } from '../../shared/model';
 import { experimentLinks, publicLink, studyLinks } from './captureQueries';
 import type { MeasuredExperiment } from '../../shared/timeline';
@@ -67,7 +67,9 @@ interface ProfileRow {
   disks: string; os: string; kernel: string; cloud: string; software: string; notes: string; used_by: number;
 }
 
-const PROFILE_SELECT = `SELECT p.*, (SELECT count(*) FROM experiment e WHERE e.profile_id = p.id AND e.deleted_at IS NULL) AS used_by FROM profile p`;
+/** used_by: the experiments outside the trash (neither they nor their study deleted) */
+const PROFILE_SELECT = `SELECT p.*, (SELECT count(*) FROM experiment e JOIN study s ON s.id = e.study_id
+  WHERE e.profile_id = p.id AND e.deleted_at IS NULL AND s.deleted_at IS NULL) AS used_by FROM profile p`;
 
 function toProfile(r: ProfileRow): HardwareProfile {
   return {
@@ -102,6 +104,18 @@ export function updateProfile(db: Db, id: number, p: ProfileColumns): void {
 
 export function profileUse(db: Db, id: number): number {
   return (db.prepare(`SELECT count(*) AS n FROM experiment WHERE profile_id = ?`).get(id) as { n: number }).n;
+}
+
+/** How many experiments outside the trash use the profile (neither they nor their study deleted). */
+export function profileLiveUse(db: Db, id: number): number {
+  return (db.prepare(`SELECT count(*) AS n FROM experiment e JOIN study s ON s.id = e.study_id
+    WHERE e.profile_id = ? AND e.deleted_at IS NULL AND s.deleted_at IS NULL`).get(id) as { n: number }).n;
+}
+
+/** The experiments in the trash (or of a study in it) that use the profile keep no profile. Returns how many. */
+export function unsetProfileInTrash(db: Db, id: number): number {
+  return db.prepare(`UPDATE experiment SET profile_id = NULL WHERE profile_id = ?
+    AND (deleted_at IS NOT NULL OR study_id IN (SELECT id FROM study WHERE deleted_at IS NOT NULL))`).run(id).changes;
 }
 
 export function deleteProfile(db: Db, id: number): void {
@@ -402,4 +416,72 @@ export function experimentIndex(db: Db): ExperimentRef[] {
       s.id AS studyId, s.title AS studyTitle
     FROM experiment e JOIN study s ON s.id = e.study_id
     WHERE e.deleted_at IS NULL AND s.deleted_at IS NULL ORDER BY s.title COLLATE NOCASE, s.id, e.position, e.id`).all() as ExperimentRef[];
+}
+
+// ---- trash -------------------------------------------------------------------------------------
+
+/**
+ * What the trash holds, newest first: the deleted studies, the deleted experiments of live studies,
+ * the unlinked captures of live experiments (an experiment of a deleted study comes back with it, and
+ * so does a capture of a deleted experiment: they are not listed on their own).
+ */
+export function listTrash(db: Db): TrashItem[] {
+  return db.prepare(`
+    SELECT 'study' AS kind, s.id, s.title AS name, s.deleted_at AS deletedAt, s.id AS studyId, s.title AS studyTitle,
+           NULL AS experimentId, NULL AS experimentTitle, NULL AS captureId,
+           (SELECT count(*) FROM experiment e WHERE e.study_id = s.id AND e.deleted_at IS NULL) AS experimentCount
+    FROM study s WHERE s.deleted_at IS NOT NULL
+    UNION ALL
+    SELECT 'experiment', e.id, e.title, e.deleted_at, s.id, s.title, NULL, NULL, NULL, 0
+    FROM experiment e JOIN study s ON s.id = e.study_id WHERE e.deleted_at IS NOT NULL AND s.deleted_at IS NULL
+    UNION ALL
+    SELECT 'capture', l.id, l.name, l.deleted_at, s.id, s.title, e.id, e.title, l.capture_id, 0
+    FROM experiment_capture l JOIN experiment e ON e.id = l.experiment_id JOIN study s ON s.id = e.study_id
+    WHERE l.deleted_at IS NOT NULL AND e.deleted_at IS NULL AND s.deleted_at IS NULL
+    ORDER BY deletedAt DESC, id DESC`).all() as TrashItem[];
+}
+
+/** A study's or experiment's trash time: null when it is live, undefined when there is no such row. */
+export function deletedAt(db: Db, table: 'study' | 'experiment', id: number): string | null | undefined {
+  const r = db.prepare(`SELECT deleted_at AS d FROM ${table} WHERE id = ?`).get(id) as { d: string | null } | undefined;
+  return r?.d;
+}
+
+/** How many experiments go with a removal of the study, or of the whole trash. */
+export function experimentsWithin(db: Db, where: { studyId: number } | 'trash'): number {
+  if (where === 'trash') {
+    return (db.prepare(`SELECT count(*) AS n FROM experiment WHERE deleted_at IS NOT NULL
+      OR study_id IN (SELECT id FROM study WHERE deleted_at IS NOT NULL)`).get() as { n: number }).n;
+  }
+  return (db.prepare(`SELECT count(*) AS n FROM experiment WHERE study_id = ?`).get(where.studyId) as { n: number }).n;
+}
+
+/** The live studies whose trashed experiments or unlinked captures an emptying removes (their views change). */
+export function studiesWithTrash(db: Db): number[] {
+  return db.prepare(`SELECT e.study_id FROM experiment e JOIN study s ON s.id = e.study_id WHERE e.deleted_at IS NOT NULL AND s.deleted_at IS NULL
+    UNION SELECT e.study_id FROM experiment_capture l JOIN experiment e ON e.id = l.experiment_id JOIN study s ON s.id = e.study_id
+      WHERE l.deleted_at IS NOT NULL AND e.deleted_at IS NULL AND s.deleted_at IS NULL`).pluck().all() as number[];
+}
+
+export function trashedStudyIds(db: Db): number[] {
+  return db.prepare(`SELECT id FROM study WHERE deleted_at IS NOT NULL`).pluck().all() as number[];
+}
+
+/**
+ * Remove for good (their requirements, experiments, changes, results and capture links go with
+ * them: ON DELETE CASCADE). The stored captures are left to cq.removeOrphans.
+ */
+export function deleteStudyRow(db: Db, id: number): void {
+  db.prepare(`DELETE FROM study WHERE id = ?`).run(id);
+}
+
+export function deleteExperimentRow(db: Db, id: number): void {
+  db.prepare(`DELETE FROM experiment WHERE id = ?`).run(id);
+}
+
+/** Remove everything in the trash for good: unlinked captures' links, deleted experiments, deleted studies. */
+export function deleteTrash(db: Db): void {
+  db.prepare(`DELETE FROM experiment_capture WHERE deleted_at IS NOT NULL`).run();
+  db.prepare(`DELETE FROM experiment WHERE deleted_at IS NOT NULL`).run();
+  db.prepare(`DELETE FROM study WHERE deleted_at IS NOT NULL`).run();
 }

@@ -10,6 +10,7 @@ import {
   type ExperimentComparison, type ExperimentRef, type HardwareProfile,
   type Proposals, type RequirementInput, type ResultMetric, type ResultSource, type SearchHit, type SeriesPoints, type StoredCapture,
   type Study, type StudyComparison, type StudyDetail, type StudyOutline, type StudySummary, type StudyView, type TimelineRow,
+  type TrashEmptied, type TrashItem, type TrashKind, TRASH_KINDS,
 } from '../../shared/model';
 import { computeComparison, computeTimeline } from '../../shared/timeline';
 import * as v from '../../shared/validate';
@@ -22,10 +23,10 @@ import { capturePairs, experimentProposals } from './proposals';
 import { configDiff, metricDeltas, profileDiff } from '../../shared/sideBySide';
 
 /** The contract methods the Backend serves itself (notebook files, parsing and the store worker's long writes). */
-type HostMethods = 'notebookInfo' | 'openNotebook' | 'recentNotebooks' | 'captureKinds' | 'parseCaptureFiles' | 'parseCaptureText'
+export type HostMethods = 'notebookInfo' | 'openNotebook' | 'recentNotebooks' | 'captureKinds' | 'parseCaptureFiles' | 'parseCaptureText'
   | 'cancelCaptureParsing' | 'importCaptures' | 'cancelStoreTask' | 'setCaptureKind' | 'reparseCaptures' | 'compactNotebook' | 'findInCapture'
   | 'reportPreview' | 'exportStudy' | 'importBundle';
-type NotebookMethods = Omit<ApiMethods, HostMethods>;
+export type NotebookMethods = Omit<ApiMethods, HostMethods>;
 
 /** Most lines captureLines returns at once. */
 export const MAX_LINES = 2000;
@@ -212,15 +213,20 @@ export class NotebookService implements NotebookMethods {
     return q.getProfile(this.db, pid)!;
   }
 
+  /**
+   * Refused while experiments outside the trash use the profile. Experiments in the trash (or of a
+   * study in it) that use it do not hold it back: they keep no profile, and come back without one.
+   */
   deleteProfile(id: number): void {
     const pid = v.id(id, 'profile id');
     const p = q.getProfile(this.db, pid) ?? notFound('hardware profile', pid);
     // checked and deleted in one transaction: another process cannot give it an experiment in between
     this.tx(() => {
-      const used = q.profileUse(this.db, pid);
+      const used = q.profileLiveUse(this.db, pid);
       if (used > 0) {
-        throw new TunebookError('conflict', `"${p.name}" is used by ${used} experiment${used === 1 ? '' : 's'} (including any in the trash); choose another profile for them first`);
+        throw new TunebookError('conflict', `"${p.name}" is used by ${used} experiment${used === 1 ? '' : 's'}; choose another profile for ${used === 1 ? 'it' : 'them'} first`);
       }
+      q.unsetProfileInTrash(this.db, pid);
       q.deleteProfile(this.db, pid);
       this.changed(null);
     });
@@ -450,6 +456,73 @@ export class NotebookService implements NotebookMethods {
       this.changed(e.studyId, e.id);
     });
     return cq.publicLink(cq.getLink(this.db, l.linkId)!);
+  }
+
+  // ---- trash ---------------------------------------------------------------------------------
+
+  listTrash(): TrashItem[] {
+    return q.listTrash(this.db);
+  }
+
+  /**
+   * Remove everything in the trash for good, in one transaction: the deleted studies (with all their
+   * experiments), the deleted experiments, the unlinked captures, and the stored captures no
+   * experiment links any more.
+   */
+  emptyTrash(): TrashEmptied {
+    return this.tx(() => {
+      const studies = q.trashedStudyIds(this.db);
+      const touched = q.studiesWithTrash(this.db);
+      const experiments = q.experimentsWithin(this.db, 'trash');
+      const captureIds = cq.capturesWithin(this.db, 'trash');
+      q.deleteTrash(this.db);
+      const captures = cq.removeOrphans(this.db, captureIds);
+      // no touchStudy: what left a live study was already out of it, its place in the list stays
+      for (const sid of [...studies, ...touched]) this.pendingChanges.push({ studyId: sid });
+      return { studies: studies.length, experiments, captures };
+    });
+  }
+
+  /** Remove one thing in the trash for good (and the stored captures no experiment links any more). */
+  deleteForever(item: { kind: TrashKind; id: number }): TrashEmptied {
+    const r = v.record(item, 'trash item');
+    const kind = r.kind as TrashKind;
+    if (!TRASH_KINDS.includes(kind)) v.fail(`kind must be one of ${TRASH_KINDS.join(', ')}`);
+    const notInTrash = (what: string): never => { throw new TunebookError('conflict', `the ${what} is not in the trash: delete it first`); };
+    return this.tx(() => {
+      if (kind === 'study') {
+        const sid = v.id(r.id, 'study id');
+        const when = q.deletedAt(this.db, 'study', sid);
+        if (when === undefined) notFound('study', sid);
+        if (when === null) notInTrash('study');
+        const experiments = q.experimentsWithin(this.db, { studyId: sid });
+        const captureIds = cq.capturesWithin(this.db, { studyId: sid });
+        q.deleteStudyRow(this.db, sid);
+        const captures = cq.removeOrphans(this.db, captureIds);
+        this.pendingChanges.push({ studyId: sid });
+        return { studies: 1, experiments, captures };
+      }
+      if (kind === 'experiment') {
+        const eid = v.id(r.id, 'experiment id');
+        const when = q.deletedAt(this.db, 'experiment', eid);
+        if (when === undefined) notFound('experiment', eid);
+        if (when === null) notInTrash('experiment');
+        const studyId = q.getExperiment(this.db, eid, true)!.studyId;
+        const captureIds = cq.capturesWithin(this.db, { experimentId: eid });
+        q.deleteExperimentRow(this.db, eid);
+        const captures = cq.removeOrphans(this.db, captureIds);
+        this.pendingChanges.push({ studyId });
+        return { studies: 0, experiments: 1, captures };
+      }
+      const lid = v.id(r.id, 'capture link id');
+      const l = cq.getLink(this.db, lid) ?? notFound('capture link', lid);
+      if (l.deletedAt === null) notInTrash('capture');
+      const studyId = q.getExperiment(this.db, l.experimentId, true)!.studyId;
+      cq.deleteLink(this.db, lid);
+      const captures = cq.removeOrphans(this.db, [l.captureId]);
+      this.pendingChanges.push({ studyId, experimentId: l.experimentId });
+      return { studies: 0, experiments: 0, captures };
+    });
   }
 
   experimentProposals(experimentId: number): Proposals {
