@@ -2,12 +2,13 @@
  * The `tunebook` command line: the same services as the app, from a terminal or a script.
  *   tunebook serve | parse | diff | import | show | cat | report | import-bundle | reparse | vacuum   (see HELP)
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Backend, APP_VERSION, defaultNotebookPath } from '../services/backend';
 import { expandPaths, parseFiles } from '../services/captureFiles';
-import { startHttpHost } from '../host/httpHost';
+import { isLoopback, startHttpHost } from '../host/httpHost';
+import { servedAccess } from '../services/hostPaths';
 import { userDataDir } from '../services/paths';
 import { storeError } from '../services/errors';
 import { PARSERS } from '../../shared/capture/registry';
@@ -29,6 +30,11 @@ Usage:
       --port N                        port (default 4750; 0 picks a free one)
       --host H                        address to bind (default 127.0.0.1)
       --max-upload SIZE               largest capture the page may upload (default 2GiB)
+      --allow-dir DIR                 let the page read captures and bundles by path under DIR,
+                                      and open notebooks there (repeatable; by default it only
+                                      uploads, and opens notebooks beside --notebook)
+      --allow-host NAME               accept NAME (a DNS name of this machine) as the Host of
+                                      requests, with --host (repeatable)
   tunebook parse FILE|DIR... [options]
                                       recognize and parse tool captures (ab, fio, iostat, …)
       --json                          print JSON (one object per file; an array for several)
@@ -76,6 +82,7 @@ function rendererDir(): string {
 async function serve(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: {
     notebook: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'no-open': { type: 'boolean' }, 'max-upload': { type: 'string' },
+    'allow-dir': { type: 'string', multiple: true }, 'allow-host': { type: 'string', multiple: true },
   } });
   const maxUpload = values['max-upload'] === undefined ? undefined : parseQuantity(values['max-upload'], 'MiB');
   if (maxUpload === null || (maxUpload && (maxUpload.unit !== 'B' || !(maxUpload.value > 0)))) {
@@ -87,10 +94,24 @@ async function serve(argv: string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TunebookError('invalid', `--port must be a number from 0 to 65535, not "${values.port}"`);
   const host = values.host ?? '127.0.0.1';
   // the reads that grow with the notebook run in a worker: the server answers other requests meanwhile
-  const backend = new Backend({ notebookPath, userDataDir: data, readWorkerFile: path.join(__dirname, 'readWorker.cjs'), watchOtherWriters: true });
-  const http = await startHttpHost({ backend, rendererDir: rendererDir(), host, port, ...(maxUpload ? { maxUploadBytes: maxUpload.value } : {}) });
+  const allowDirs = (values['allow-dir'] ?? []).map((d) => path.resolve(d));
+  for (const d of allowDirs) if (!existsSync(d) || !statSync(d).isDirectory()) throw new TunebookError('invalid', `--allow-dir ${d}: no such folder`);
+  const backend = new Backend({
+    notebookPath, userDataDir: data, readWorkerFile: path.join(__dirname, 'readWorker.cjs'), watchOtherWriters: true,
+    // the page receives files by upload; it reads host paths only under folders the user names
+    pathAccess: servedAccess(notebookPath, allowDirs),
+  });
+  const http = await startHttpHost({ backend, rendererDir: rendererDir(), host, port, allowHosts: values['allow-host'] ?? [], ...(maxUpload ? { maxUploadBytes: maxUpload.value } : {}) });
   if (!existsSync(path.join(rendererDir(), 'index.html'))) console.error('warning: the UI is not built (run `npm run build`); only the API is served');
-  if (!['127.0.0.1', 'localhost', '::1'].includes(host)) console.error(`warning: listening on ${host}: anyone who can reach it and has the token can read and change the notebook`);
+  if (!isLoopback(host)) {
+    console.error([
+      '', `WARNING: listening on ${host}, not only on this machine.`,
+      '  Anyone who can reach this address and has the token (it is in the URL below) can read and change',
+      '  every study of this notebook. Share the URL only with people you trust, over a network you trust;',
+      '  the connection is plain HTTP (not encrypted). Stop with Ctrl+C when done.', '',
+    ].join('\n'));
+  }
+  if (allowDirs.length) console.error(`The page may read files under: ${allowDirs.join(', ')}`);
   console.log(`Notebook: ${notebookPath}`);
   console.log(`Tunebook is running at ${http.openUrl}`);
   console.log('Open that URL in a browser (the token in it is required). Press Ctrl+C to stop.');

@@ -88,7 +88,12 @@ export function openNotebookDb(file: string, opts: OpenOptions = {}): Db {
   } else if (!opts.create) {
     throw new TunebookError('not-found', `no notebook at ${abs}`);
   } else {
-    mkdirSync(path.dirname(abs), { recursive: true });
+    try {
+      mkdirSync(path.dirname(abs), { recursive: true });
+    } catch (e) {
+      if (isDiskFull(e)) throw diskFullRefusal(abs, e);
+      throw new TunebookError('refused', `the folder for ${abs} could not be made (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    }
   }
   let db: Db;
   try {

@@ -2,21 +2,26 @@
  * Browser mode: the built renderer and the TunebookApi over HTTP on 127.0.0.1, for machines where
  * no window can open and for the UI tests. Like Jupyter, every API request needs a random token
  * (printed with the URL); requests from another Origin or for another Host are refused, which
- * keeps other web pages and DNS-rebinding attacks away from the notebook.
- *   POST /api/<method>   {"args": [...]}  →  {"result": …} | {"error": {code, message}}
- *   POST /api/upload?name=FILE  raw bytes  →  {"result": {"upload": id}}  (then importCaptures({ upload: id }))
+ * keeps other web pages and DNS-rebinding attacks away from the notebook. Bound to another address
+ * (--host), the names of this machine are accepted as Host too (hostNames).
+ * Every answer is the API's envelope (shared/envelope.ts), with an HTTP status that matches its code:
+ *   POST /api/<method>   {"args": [...]}  →  {"ok": true, "result": …} | {"ok": false, "error": {code, message}}
+ *   POST /api/upload?name=FILE  raw bytes  →  {"ok": true, "result": {"upload": id}}  (then importCaptures({ upload: id }))
+ *        at most MAX_UPLOADS large bodies are received at a time; a few more wait, the rest are refused (503)
  *   GET  /api/download/<id>     an exported report or bundle (exportStudy without a path gives the id)
  *   GET  /api/events?token=…  Server-Sent Events (ApiEvents)
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import os from 'node:os';
 import { createReadStream, createWriteStream, rmSync, statSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { API_EVENTS, isApiMethod } from '../../shared/api';
 import { MAX_CAPTURE_TEXT, type Backend } from '../services/backend';
-import { toErrorBody } from '../services/errors';
+import { failureOf, success, type ApiFailure } from '../../shared/envelope';
+import type { ErrorCode } from '../../shared/api';
 import { JsonText } from '../services/workerReads';
 import { contentType, RENDERER_CSP, resolveStaticPath } from './staticFiles';
 
@@ -30,7 +35,18 @@ export interface HttpHostOptions {
   log?: (e: unknown) => void;
   /** largest capture upload accepted (default DEFAULT_MAX_UPLOAD; `tunebook serve --max-upload` raises it) */
   maxUploadBytes?: number;
+  /** more names a request may give as its Host (`tunebook serve --allow-host NAME`: a DNS name of this machine) */
+  allowHosts?: readonly string[];
+  /** large request bodies received at the same time (default MAX_UPLOADS), and how many more may wait (default MAX_WAITING_UPLOADS) */
+  maxUploads?: number;
+  maxWaitingUploads?: number;
 }
+
+/** Large bodies (uploads, pasted captures) received at once: each holds memory or a file; more wait, then are refused. */
+export const MAX_UPLOADS = 2;
+export const MAX_WAITING_UPLOADS = 8;
+/** A JSON body larger than this counts as a large body. */
+const LARGE_BODY = 1024 * 1024;
 
 /** Uploads are streamed to disk, so the limit is about disk space, not memory. */
 export const DEFAULT_MAX_UPLOAD = 2 * 1024 ** 3;
@@ -48,7 +64,64 @@ export interface HttpHost {
 const MAX_BODY = MAX_CAPTURE_TEXT + 16 * 1024 * 1024;
 
 class BodyTooLarge extends Error {}
-const STATUS: Record<string, number> = { invalid: 400, 'not-found': 404, conflict: 409, refused: 403, cancelled: 409, internal: 500, unauthorized: 401, forbidden: 403 };
+const STATUS: Record<ErrorCode, number> = { invalid: 400, 'not-found': 404, conflict: 409, refused: 403, cancelled: 409, internal: 500 };
+
+/**
+ * At most `limit` holders at a time; up to `queue` more wait their turn (in order); beyond that
+ * `enter` answers null and the caller refuses the request.
+ */
+export class Gate {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly limit: number, private readonly queue: number) {}
+
+  enter(): Promise<() => void> | null {
+    if (this.active < this.limit) { this.active++; return Promise.resolve(this.releaser()); }
+    if (this.waiting.length >= this.queue) return null;
+    return new Promise((resolve) => this.waiting.push(() => resolve(this.releaser())));
+  }
+
+  private releaser(): () => void {
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const next = this.waiting.shift();
+      if (next) next(); else this.active--;
+    };
+  }
+}
+
+/** Is this address a loopback one (only this machine can reach it)? */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * The names a request may give as Host: loopback ones always; the bound address; when bound to
+ * another address, this machine's host name (and name.local); when bound to every address
+ * (0.0.0.0, ::), each address of each network interface; and names the user allowed.
+ */
+export function hostNames(host: string, port: number, extra: readonly string[] = []): Set<string> {
+  const bare = new Set(['127.0.0.1', 'localhost', '::1', host, ...extra]);
+  if (!isLoopback(host)) {
+    const name = os.hostname();
+    if (name) { bare.add(name); bare.add(`${name}.local`); }
+  }
+  if (host === '0.0.0.0' || host === '::') {
+    for (const list of Object.values(os.networkInterfaces())) {
+      for (const a of list ?? []) bare.add(a.address.replace(/%.*$/, ''));
+    }
+  }
+  const names = new Set<string>();
+  for (const b of bare) {
+    const n = b.toLowerCase().replace(/^\[|\]$/g, '');
+    const shown = n.includes(':') ? `[${n}]` : n;
+    names.add(`${shown}:${port}`);
+    if (port === 80) names.add(shown);
+  }
+  return names;
+}
 
 function sameToken(a: string, b: string): boolean {
   const x = Buffer.from(a), y = Buffer.from(b);
@@ -59,13 +132,21 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   sendJson(res, status, JSON.stringify(body), headers);
 }
 
+function sendResult(res: ServerResponse, result: unknown): void {
+  send(res, 200, success(result === undefined ? null : result));
+}
+
 function sendJson(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', ...headers });
   res.end(text);
 }
 
-function sendError(res: ServerResponse, code: string, message: string): void {
-  send(res, STATUS[code] ?? 500, { error: { code, message } });
+function sendFailure(res: ServerResponse, failure: ApiFailure, status = STATUS[failure.error.code], headers: Record<string, string> = {}): void {
+  send(res, status, failure, headers);
+}
+
+function sendError(res: ServerResponse, code: ErrorCode, message: string, status = STATUS[code], headers: Record<string, string> = {}): void {
+  sendFailure(res, { ok: false, error: { code, message } }, status, headers);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -90,16 +171,30 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   const log = opts.log ?? ((e: unknown) => console.error(e));
   const backend = opts.backend;
   const maxUpload = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD;
+  const gate = new Gate(opts.maxUploads ?? MAX_UPLOADS, opts.maxWaitingUploads ?? MAX_WAITING_UPLOADS);
   let port = 0;
   const sse = new Set<ServerResponse>();
+  let names = new Set<string>();
+  let namesAt = 0;
 
   /** Host must name this server (DNS rebinding); Origin, when sent, must be this server. */
   function allowedOrigin(req: IncomingMessage): boolean {
-    const names = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host}:${port}`]);
-    if (!req.headers.host || !names.has(req.headers.host.toLowerCase())) return false;
+    const given = req.headers.host?.toLowerCase();
+    if (!given) return false;
+    // the machine's addresses may change (a new lease, a VPN): look again, at most once a second
+    if (!names.has(given) && Date.now() - namesAt > 1000) { names = hostNames(host, port, opts.allowHosts); namesAt = Date.now(); }
+    if (!names.has(given)) return false;
     const origin = req.headers.origin;
     if (origin === undefined) return true;
-    return [...names].some((n) => origin === `http://${n}`);
+    return origin.toLowerCase() === `http://${given}`;
+  }
+
+  /** Wait for a turn to receive a large body; false when too many wait already (the request is answered). */
+  async function turn(res: ServerResponse, what: string): Promise<(() => void) | null> {
+    const entered = gate.enter();
+    if (entered) return entered;
+    sendError(res, 'refused', `the server is receiving too many large files at once: ${what} was refused. Try again when the others have finished.`, 503, { 'Retry-After': '5', Connection: 'close' });
+    return null;
   }
 
   function authorized(req: IncomingMessage, url: URL): boolean {
@@ -108,8 +203,8 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   }
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    if (!allowedOrigin(req)) return sendError(res, 'forbidden', 'requests from another origin are refused');
-    if (!authorized(req, url)) return sendError(res, 'unauthorized', 'missing or wrong token: open the URL printed by `tunebook serve`');
+    if (!allowedOrigin(req)) return sendError(res, 'refused', `requests from another origin, or for a host name this server does not know (${req.headers.host ?? 'none'}), are refused`, 403);
+    if (!authorized(req, url)) return sendError(res, 'refused', 'missing or wrong token: open the URL printed by `tunebook serve`', 401);
     const name = url.pathname.slice('/api/'.length);
     if (name === 'events' && req.method === 'GET') return openEvents(req, res);
     if (name === 'upload' && req.method === 'POST') return receiveUpload(req, res, url);
@@ -118,31 +213,32 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     if (!isApiMethod(name)) return sendError(res, 'not-found', `unknown method "${name}"`);
     if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return sendError(res, 'invalid', 'send the arguments as application/json');
     let args: unknown;
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    const release = declared <= LARGE_BODY ? () => undefined : await turn(res, `a request of ${Number.isFinite(declared) ? `${Math.round(declared / 1024 / 1024)} MiB` : 'unknown size'}`);
+    if (!release) return;
     try {
       const body = JSON.parse((await readBody(req)) || '{}') as { args?: unknown };
       args = body.args ?? [];
     } catch (e) {
       if (e instanceof BodyTooLarge) {
         // answer, then drop the connection rather than read the rest of an oversized upload
-        send(res, 413, { error: { code: 'invalid', message: `request too large (at most ${Math.round(MAX_BODY / 1024 / 1024)} MiB); for big captures use \`tunebook parse FILE\` or the desktop app, which stream from disk` } }, { Connection: 'close' });
+        sendError(res, 'invalid', `request too large (at most ${Math.round(MAX_BODY / 1024 / 1024)} MiB); for big captures use \`tunebook parse FILE\` or the desktop app, which stream from disk`, 413, { Connection: 'close' });
         res.on('finish', () => req.destroy());
         return;
       }
       return sendError(res, 'invalid', `bad request body: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      release();
     }
     if (!Array.isArray(args)) return sendError(res, 'invalid', '"args" must be a list');
-    // a browser may not choose where the server writes: an export comes back as a download
-    if (name === 'exportStudy' && typeof args[1] === 'object' && args[1] !== null && (args[1] as { path?: unknown }).path != null) {
-      return sendError(res, 'forbidden', 'in browser mode an export is downloaded; it cannot be written to a path on the server');
-    }
     try {
       const result = await backend.call(name, args);
-      if (result instanceof JsonText) sendJson(res, 200, `{"result":${result.json}}`); // serialised by the read worker
-      else send(res, 200, result === undefined ? {} : { result });
+      if (result instanceof JsonText) sendJson(res, 200, `{"ok":true,"result":${result.json}}`); // serialised by the read worker
+      else sendResult(res, result);
     } catch (e) {
-      const body = toErrorBody(e);
-      if (body.code === 'internal') log(e);
-      sendError(res, body.code, body.message);
+      const failure = failureOf(e);
+      if (failure.error.code === 'internal') log(e);
+      sendFailure(res, failure);
     }
   }
 
@@ -150,10 +246,21 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   async function receiveUpload(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const fileName = (url.searchParams.get('name') ?? '').trim().slice(0, 1000) || 'upload.txt';
     const tooLarge = () => {
-      send(res, 413, { error: { code: 'invalid', message: `${fileName} is larger than this server accepts (${Math.round(maxUpload / 1024 ** 2).toLocaleString('en-US')} MiB); start it with \`tunebook serve --max-upload SIZE\`, or use \`tunebook import\`` } }, { Connection: 'close' });
+      sendError(res, 'invalid', `${fileName} is larger than this server accepts (${Math.round(maxUpload / 1024 ** 2).toLocaleString('en-US')} MiB); start it with \`tunebook serve --max-upload SIZE\`, or use \`tunebook import\``, 413, { Connection: 'close' });
       res.on('finish', () => req.destroy());
     };
     if (Number(req.headers['content-length'] ?? 0) > maxUpload) return tooLarge();
+    const release = await turn(res, fileName);
+    if (!release) { res.on('finish', () => req.destroy()); return; }
+    try {
+      await receiveFile(req, res, fileName, tooLarge);
+    } finally {
+      release();
+    }
+  }
+
+  async function receiveFile(req: IncomingMessage, res: ServerResponse, fileName: string, tooLarge: () => void): Promise<void> {
+    if (req.destroyed) return; // gone while it waited its turn
     const file = backend.uploadTarget();
     let size = 0;
     const limit = new Transform({
@@ -173,7 +280,7 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
       if (!res.headersSent && !req.destroyed) sendError(res, 'internal', `the upload of ${fileName} failed: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
-    send(res, 200, { result: { upload: backend.registerUpload(file, fileName) } });
+    sendResult(res, { upload: backend.registerUpload(file, fileName) });
   }
 
   /** An exported file, as an attachment under the name it was exported with. */
@@ -236,7 +343,7 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     let url: URL;
     try { url = new URL(req.url ?? '/', 'http://localhost'); } catch { res.writeHead(400).end(); return; }
     if (url.pathname.startsWith('/api/')) {
-      handleApi(req, res, url).catch((e: unknown) => { log(e); if (!res.headersSent) sendError(res, 'internal', 'internal error'); });
+      handleApi(req, res, url).catch((e: unknown) => { log(e); if (!res.headersSent) sendFailure(res, failureOf(e)); });
     } else {
       serveStatic(req, res, url);
     }

@@ -4,6 +4,8 @@
  * Results come back as an envelope because Electron drops custom properties (like `code`) of
  * errors thrown from an `ipcMain.handle` handler.
  */
+import type { ApiEnvelope } from '../../shared/envelope';
+
 export const METHOD_CHANNEL_PREFIX = 'tunebook:';
 export const EVENT_CHANNEL_PREFIX = 'tunebook:event:';
 
@@ -21,8 +23,5 @@ export function eventChannel(event: string): string {
   return EVENT_CHANNEL_PREFIX + event;
 }
 
-export type IpcEnvelope<T = unknown> =
-  | { ok: true; result: T }
-  /** a result the read worker serialised: the preload parses it (off the main process) */
-  | { ok: true; json: string }
-  | { ok: false; error: { code: string; message: string } };
+/** The API's envelope (shared/envelope.ts), or a result the read worker serialised, which the preload parses (off the main process). */
+export type IpcEnvelope<T = unknown> = ApiEnvelope<T> | { ok: true; json: string };

@@ -12,7 +12,7 @@
  */
 import type { ApiEvents, ApiMethodName } from '../../shared/api';
 import { API_EVENTS, API_METHODS, isApiMethod } from '../../shared/api';
-import { toErrorBody } from '../services/errors';
+import { failureOf } from '../../shared/envelope';
 import { JsonText } from '../services/workerReads';
 import type { IpcEnvelope } from './channels';
 import { METHOD_CHANNEL_PREFIX, eventChannel, methodChannel } from './channels';
@@ -61,8 +61,6 @@ export function isTrustedSender(event: InvokeEventLike, getWebContents: GetAppWe
   return isAppUrl(frame.url);
 }
 
-export { toErrorBody };
-
 export interface HandleInvokeDeps {
   backend: BackendLike;
   getWebContents: GetAppWebContents;
@@ -91,9 +89,9 @@ export async function handleInvoke(channel: string, event: InvokeEventLike, args
     const result = await deps.backend.call(method, args);
     return result instanceof JsonText ? { ok: true, json: result.json } : { ok: true, result };
   } catch (err) {
-    const body = toErrorBody(err);
-    if (body.code === 'internal') log(`tunebook: ${method} failed`, err);
-    return { ok: false, error: body };
+    const failure = failureOf(err);
+    if (failure.error.code === 'internal') log(`tunebook: ${method} failed`, err);
+    return failure;
   }
 }
 

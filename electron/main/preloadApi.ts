@@ -10,7 +10,8 @@
  */
 import type { IpcRendererEvent } from 'electron';
 import type { ApiEvents, TunebookApi } from '../../shared/api';
-import { API_EVENTS, API_METHODS, decodeErrorMessage, encodeErrorMessage, isErrorCode, type ErrorCode } from '../../shared/api';
+import { API_EVENTS, API_METHODS, decodeErrorMessage, encodeErrorMessage, isErrorCode, type ErrorCode, type TunebookError } from '../../shared/api';
+import { resultOf } from '../../shared/envelope';
 import type { IpcEnvelope } from './channels';
 import { eventChannel, methodChannel } from './channels';
 
@@ -51,13 +52,16 @@ export function reviveBridgeError(err: unknown): { code: ErrorCode; message: str
   return msg === null ? null : decodeErrorMessage(msg);
 }
 
+/** The result of a reply from main (shared/envelope.ts), or the error it reports, made to survive the contextBridge. */
 export function unwrapEnvelope(envelope: unknown): unknown {
-  if (typeof envelope === 'object' && envelope !== null && 'ok' in envelope) {
-    const env = envelope as IpcEnvelope;
-    if (env.ok) return 'json' in env ? JSON.parse(env.json) as unknown : env.result;
-    throw bridgeError(String(env.error?.code ?? 'internal'), String(env.error?.message ?? 'Unknown error'));
+  const env = envelope as IpcEnvelope | null;
+  if (env !== null && typeof env === 'object' && env.ok === true && 'json' in env) return JSON.parse(env.json) as unknown;
+  try {
+    return resultOf(envelope, 'the Tunebook main process');
+  } catch (e) {
+    const err = e as TunebookError;
+    throw bridgeError(err.code, err.message);
   }
-  throw bridgeError('internal', 'Malformed reply from the Tunebook main process');
 }
 
 export function isApiEvent(name: unknown): name is keyof ApiEvents {

@@ -14,7 +14,8 @@ import type { BundleImportResult, ExportResult, ImportedCapture, ImportOptions, 
 import * as v from '../../shared/validate';
 import { openNotebookDb, schemaVersion, type Db } from '../db/connection';
 import * as cq from '../db/captureQueries';
-import { NotebookService } from './notebookService';
+import { NotebookService, type HostMethods, type NotebookMethods } from './notebookService';
+import { allowedPath, type PathAccess } from './hostPaths';
 import { isCaptureRead, isWorkerRead, JsonText, recordWorkerOf, type ReadJob } from './workerReads';
 import { WorkerClient } from './workerClient';
 import type { CaptureJson } from '../../shared/capture/json';
@@ -61,7 +62,26 @@ export interface BackendOptions {
    * Hosts of a window set it; SQLite's data_version is looked at once a second.
    */
   watchOtherWriters?: boolean;
+  /**
+   * Which host paths a client may name (hostPaths.ts). Absent: any (the desktop app, the CLI act for
+   * the person at the machine). Browser mode sets it: files arrive by upload, and a path is read or
+   * a notebook opened only under the folders the user allowed.
+   */
+  pathAccess?: PathAccess;
 }
+
+/** Contract methods whose answer is a Promise on every host: they run in worker threads, or wait on one. */
+type AsyncMethods = 'parseCaptureFiles' | 'parseCaptureText' | 'importCaptures' | 'setCaptureKind' | 'reparseCaptures' | 'compactNotebook'
+  | 'reportPreview' | 'exportStudy' | 'importBundle' | 'findInCapture';
+
+/**
+ * The contract as the back end serves it, typed per method: arguments as in ApiMethods, results
+ * too (a Promise of it for AsyncMethods). Hosts that receive untyped JSON go through Backend.call.
+ */
+export type BackendApi = {
+  [M in ApiMethodName]: (...args: Parameters<ApiMethods[M]>) => M extends AsyncMethods ? Promise<ReturnType<ApiMethods[M]>> : ReturnType<ApiMethods[M]>
+};
+type ServiceMethodName = Exclude<ApiMethodName, HostMethods>;
 
 /** How often a host that watches for other writers looks at the notebook's data_version. */
 export const WATCH_MS = 1000;
@@ -150,6 +170,47 @@ export class Backend {
   private watchTimer: NodeJS.Timeout | null = null;
   /** the notebook's data_version as this process last saw it (it moves only for other connections' commits) */
   private seenVersion = -1;
+  private readonly access: PathAccess | null;
+  /** The methods the back end serves itself; the others are the open notebook's NotebookService. */
+  private readonly own: Pick<BackendApi, HostMethods | 'detachCapture'> = {
+    notebookInfo: () => this.info(),
+    openNotebook: (file, create) => this.openNotebook(file, create),
+    // browser mode lists only the notebooks it may open
+    recentNotebooks: () => this.recentNotebooks().filter((f) => { try { return allowedPath(this.access, f, 'notebook') === f; } catch { return false; } }),
+    captureKinds: () => PARSERS.map((p) => ({ id: p.id, title: p.title })),
+    parseCaptureFiles: (paths, kind) => this.parseCaptureFiles(paths, kind),
+    parseCaptureText: (rawName, rawText, kind) => {
+      const name = v.text(rawName, 'name', { max: 1000 });
+      const text = v.text(rawText, 'text', { max: MAX_CAPTURE_TEXT });
+      return this.parsePool.run({ op: 'text', name, text, ...this.kindArg(kind) });
+    },
+    cancelCaptureParsing: () => { void this.parsePool.cancel('parsing was cancelled'); },
+    importCaptures: (experimentId, sources, options) => this.importCaptures(experimentId, sources, options),
+    cancelStoreTask: () => { void this.store.cancel('cancelled: the file being stored was left out, the notebook is as it was before it'); },
+    setCaptureKind: async (captureId, rawKind) => {
+      const id = v.id(captureId, 'capture id');
+      const kind = rawKind === null ? null : this.kindArg(rawKind).kind ?? null;
+      this.service.getCapture(id); // not found → a clear error before the worker starts
+      await this.runStore({ op: 'reparse', notebook: this.notebookPath, captureIds: [id], kind });
+      return this.service.getCapture(id);
+    },
+    reparseCaptures: () => this.runStore({ op: 'reparse', notebook: this.notebookPath, captureIds: null }),
+    compactNotebook: () => this.runStore({ op: 'compact', notebook: this.notebookPath, purgeBefore: new Date().toISOString() }),
+    findInCapture: (captureId, query, limit) => this.service.findInCapture(captureId, query, limit),
+    reportPreview: async (studyId, experimentIds) => {
+      const study = this.service.getStudy(studyId).study;
+      const r = await this.runStore<{ html: string }>({ op: 'report', notebook: this.notebookPath, studyId: study.id, experimentIds: experimentIdsArg(experimentIds), appVersion: this.appVersion });
+      return r.html;
+    },
+    exportStudy: (studyId, options) => this.exportStudy(studyId, options),
+    importBundle: (source) => this.importBundle(source),
+    detachCapture: (linkId) => {
+      this.service.detachCapture(linkId);
+      this.schedulePurge();
+    },
+  };
+  /** The whole contract, typed (the CLI and tests use it; it runs every method on this thread). */
+  readonly api: BackendApi;
 
   constructor(private readonly opts: BackendOptions) {
     this.appVersion = opts.appVersion ?? APP_VERSION;
@@ -160,6 +221,8 @@ export class Backend {
     this.reads = opts.readWorkerFile
       ? { records: [new WorkerClient(opts.readWorkerFile), new WorkerClient(opts.readWorkerFile)], captures: new WorkerClient(opts.readWorkerFile) }
       : null;
+    this.access = opts.pathAccess ?? null;
+    this.api = this.buildApi();
     this.notebookPath = path.resolve(opts.notebookPath);
     this.db = openNotebookDb(this.notebookPath, { create: true });
     this.service = this.wire(new NotebookService(this.db));
@@ -216,7 +279,7 @@ export class Backend {
 
   /** Switch to another notebook file. On failure the current notebook stays open. */
   openNotebook(file: string, create: boolean): NotebookInfo {
-    const target = path.resolve(v.text(file, 'path', { required: true, max: 4096 }));
+    const target = allowedPath(this.access, path.resolve(v.text(file, 'path', { required: true, max: 4096 })), 'notebook');
     // a notebook made here is a .tunebook file: never "…/evil.sh" or any other file a path may name
     // (an existing notebook of another name still opens)
     const made = !existsSync(target) || statSync(target).size === 0;
@@ -261,68 +324,62 @@ export class Backend {
   }
 
   /**
-   * Dispatch one contract call. Throws TunebookError for anything a user can act on. Writes answer
-   * synchronously; capture parsing, storing and exports answer with a Promise (they run in
-   * workers), and so do the reads of workerReads.ts when there is a read worker: with a JsonText.
+   * The typed contract: the back end's own methods, and the NotebookService's (looked up on each call:
+   * openNotebook replaces the service). NotebookService implements NotebookMethods, and for those
+   * methods BackendApi and ApiMethods agree, so the compiler checks every handler's arguments and result.
    */
-  call(method: ApiMethodName | string, args: unknown[]): unknown {
+  private buildApi(): BackendApi {
+    const service = (): NotebookMethods => this.service;
+    const api = { ...this.own } as Record<ApiMethodName, unknown>;
+    for (const m of API_METHODS) {
+      if (m in this.own) continue;
+      const name = m as ServiceMethodName;
+      api[name] = (...a: unknown[]) => (service()[name] as (...x: unknown[]) => unknown)(...a);
+    }
+    return api as BackendApi;
+  }
+
+  /**
+   * Dispatch one call that arrived as untyped JSON (IPC, HTTP): the method must be in the contract
+   * and the arguments a list; every method checks its arguments itself. Throws TunebookError for
+   * anything a user can act on. The reads of workerReads.ts answer from a read worker, when there
+   * is one, as JsonText; the rest as BackendApi says.
+   */
+  call(method: string, args: unknown[]): unknown {
     if (!isApiMethod(method)) throw new TunebookError('invalid', `unknown method "${method}"`);
     if (!Array.isArray(args)) throw new TunebookError('invalid', 'arguments must be a list');
     if (this.reads && isWorkerRead(method)) {
       const client = isCaptureRead(method) ? this.reads.captures : this.reads.records[recordWorkerOf(method)];
       return client.run({ notebook: this.notebookPath, method, args }).then((json) => new JsonText(json));
     }
-    switch (method) {
-      case 'notebookInfo': return this.info();
-      case 'openNotebook': return this.openNotebook(args[0] as string, args[1] === true);
-      case 'recentNotebooks': return this.recentNotebooks();
-      case 'captureKinds': return PARSERS.map((p) => ({ id: p.id, title: p.title }));
-      case 'parseCaptureFiles': {
-        const paths = args[0];
-        if (!Array.isArray(paths) || paths.length === 0) v.fail('give one or more paths');
-        const list = paths.map((p, i) => path.resolve(v.text(p, `path ${i + 1}`, { required: true, max: 4096 })));
-        let last = 0;
-        const progress = (read: number, total: number): void => {
-          const now = Date.now();
-          if (now - last < 200 && read < total) return; // a few events a second, and the last one
-          last = now;
-          this.emit('onDidProgressParse', { read, total });
-        };
-        return this.parsePool.run({ op: 'files', paths: list, ...this.kindArg(args[1]) }, (p) => progress(p.read, p.total));
-      }
-      case 'parseCaptureText': {
-        const name = v.text(args[0], 'name', { max: 1000 });
-        const text = v.text(args[1], 'text', { max: MAX_CAPTURE_TEXT });
-        return this.parsePool.run({ op: 'text', name, text, ...this.kindArg(args[2]) });
-      }
-      case 'cancelCaptureParsing': return this.parsePool.cancel('parsing was cancelled');
-      case 'importCaptures': return this.importCaptures(args[0], args[1], args[2]);
-      case 'cancelStoreTask': return this.store.cancel('cancelled: the file being stored was left out, the notebook is as it was before it');
-      case 'setCaptureKind': {
-        const id = v.id(args[0], 'capture id');
-        const kind = args[1] === null ? null : this.kindArg(args[1]).kind ?? null;
-        this.service.getCapture(id); // not found → a clear error before the worker starts
-        return this.runStore({ op: 'reparse', notebook: this.notebookPath, captureIds: [id], kind }).then(() => this.service.getCapture(id));
-      }
-      case 'reparseCaptures': return this.runStore({ op: 'reparse', notebook: this.notebookPath, captureIds: null });
-      case 'compactNotebook': return this.runStore({ op: 'compact', notebook: this.notebookPath, purgeBefore: new Date().toISOString() });
-      case 'reportPreview': {
-        const study = this.service.getStudy(args[0] as number).study;
-        return this.runStore<{ html: string }>({ op: 'report', notebook: this.notebookPath, studyId: study.id, experimentIds: experimentIdsArg(args[1]), appVersion: this.appVersion })
-          .then((r) => r.html);
-      }
-      case 'exportStudy': return this.exportStudy(args[0], args[1]);
-      case 'importBundle': return this.importBundle(args[0]);
-      case 'detachCapture': {
-        this.service.detachCapture(args[0] as number);
-        this.schedulePurge();
-        return undefined;
-      }
-      default: {
-        const fn = this.service[method] as (...a: unknown[]) => unknown;
-        return fn.apply(this.service, args);
-      }
+    return (this.api[method] as (...a: unknown[]) => unknown)(...args);
+  }
+
+  /** Parse files or folders on the host (parseCaptureFiles), with progress a few times a second. */
+  private parseCaptureFiles(rawPaths: unknown, kind: unknown): Promise<CaptureJson[]> {
+    if (!Array.isArray(rawPaths) || rawPaths.length === 0) v.fail('give one or more paths');
+    const list = rawPaths.map((p, i) => this.readablePath(p, `path ${i + 1}`));
+    let last = 0;
+    const progress = (read: number, total: number): void => {
+      const now = Date.now();
+      if (now - last < 200 && read < total) return; // a few events a second, and the last one
+      last = now;
+      this.emit('onDidProgressParse', { read, total });
+    };
+    return this.parsePool.run({ op: 'files', paths: list, ...this.kindArg(kind) }, (p) => progress(p.read, p.total));
+  }
+
+  /**
+   * A path a client gave for reading (a capture file or folder, a bundle), resolved and checked
+   * against the path access: under browser mode's allowed folders, and so is every file inside a
+   * folder (a symlink in it cannot lead out).
+   */
+  private readablePath(raw: unknown, what: string): string {
+    const file = allowedPath(this.access, path.resolve(v.text(raw, what, { required: true, max: 4096 })), 'read');
+    if (this.access && isDirectory(file)) {
+      for (const f of walkPaths([file]).files) allowedPath(this.access, f.path, 'read');
     }
+    return file;
   }
 
   /** Run a job in the store worker, announcing its progress and each change it commits. */
@@ -378,7 +435,7 @@ export class Backend {
     rawSources.forEach((raw, i) => {
       const r = v.record(raw, `source ${i + 1}`);
       if (r.path !== undefined) {
-        const { files: found, problems } = walkPaths([path.resolve(v.text(r.path, `source ${i + 1} path`, { required: true, max: 4096 }))]);
+        const { files: found, problems } = walkPaths([this.readablePath(r.path, `source ${i + 1} path`)]);
         files.push(...found);
         for (const p of problems) failed.push({ name: path.basename(p.path), message: storeError(p.error, path.basename(p.path)).message });
       } else if (r.upload !== undefined) {
@@ -457,6 +514,8 @@ export class Backend {
     const experimentIds = experimentIdsArg(o.experimentIds);
     const info = FORMAT_INFO[format];
     const fileName = `${slug(study.title, 80)}.${info.ext}`;
+    // a browser may not choose where the server writes: its export comes back as a download
+    if (this.access && o.path != null) throw new TunebookError('refused', 'in browser mode an export is downloaded; it cannot be written to a path on the server');
     let target = o.path === undefined || o.path === null ? null : path.resolve(v.text(o.path, 'path', { required: true, max: 4096 }));
     if (!target && this.hooks.chooseSavePath) {
       target = await this.hooks.chooseSavePath({ title: `Export “${study.title}”`, defaultName: fileName, filterName: info.filterName, extensions: [info.ext] });
@@ -508,7 +567,7 @@ export class Backend {
     const r = v.record(rawSource, 'source');
     let file: string;
     let temp: string | null = null;
-    if (r.path !== undefined) file = path.resolve(v.text(r.path, 'path', { required: true, max: 4096 }));
+    if (r.path !== undefined) file = this.readablePath(r.path, 'path');
     else if (r.upload !== undefined) {
       const up = this.uploads.get(v.text(r.upload, 'upload', { max: 100 }));
       if (!up) v.fail(`upload ${String(r.upload)} is unknown or was already imported`);
@@ -525,13 +584,6 @@ export class Backend {
   /** The bytes of a stored capture, exactly as imported (`tunebook cat`). */
   captureBytes(id: number): Generator<Buffer> {
     return store.captureBytes(this.db, v.id(id, 'capture id'));
-  }
-
-  /** A typed view of the API for the CLI and tests (the parse methods return Promises at run time). */
-  get api(): ApiMethods {
-    const out = {} as Record<ApiMethodName, (...a: unknown[]) => unknown>;
-    for (const m of API_METHODS) out[m] = (...a: unknown[]) => this.call(m, a);
-    return out as unknown as ApiMethods;
   }
 
   close(): void {

@@ -1,19 +1,6 @@
-/** Errors as they cross a boundary (IPC, HTTP, a worker), and the store's failures in words a user can act on. */
+/** The store's and the exports' failures in words a user can act on (errors cross boundaries in shared/envelope.ts). */
 import { TunebookError } from '../../shared/api';
 import { isDiskFull } from '../db/diskFull';
-
-/**
- * Turn anything thrown into the wire form (ApiErrorBody['error']). A TunebookError keeps its code
- * (also one from another realm, recognised by name); anything else is an internal error, logged
- * by the caller, whose message is passed on so a user can report it.
- */
-export function toErrorBody(e: unknown): { code: string; message: string } {
-  if (e instanceof TunebookError) return { code: e.code, message: e.message };
-  if (e instanceof Error && e.name === 'TunebookError' && typeof (e as { code?: unknown }).code === 'string') {
-    return { code: (e as Error & { code: string }).code, message: e.message };
-  }
-  return { code: 'internal', message: `Internal error: ${e instanceof Error ? e.message : String(e)}` };
-}
 
 /**
  * A failure while storing `what` into the notebook, said plainly: a full disk, a read-only file or

@@ -9,7 +9,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { ResourceLimits } from 'node:worker_threads';
-import { TunebookError, isErrorCode } from '../../shared/api';
+import { TunebookError } from '../../shared/api';
+import { resultOf } from '../../shared/envelope';
 import type { WorkerReply } from './workerProtocol';
 
 interface Pending<R, E> { resolve(r: R): void; reject(e: Error): void; onEvent: ((e: E) => void) | undefined }
@@ -30,8 +31,11 @@ export class WorkerClient<Job extends object, Result, Event> {
       if ('event' in m) { p.onEvent?.(m.event); return; }
       this.pending.delete(m.id);
       if (this.pending.size === 0) w.unref(); // an idle worker never keeps the process alive
-      if ('error' in m) p.reject(new TunebookError(isErrorCode(m.error.code) ? m.error.code : 'internal', m.error.message));
-      else p.resolve(m.result);
+      try {
+        p.resolve(resultOf<Result>('error' in m ? { ok: false, error: m.error } : { ok: true, result: m.result }, 'a worker thread'));
+      } catch (e) {
+        p.reject(e as Error);
+      }
     });
     const fail = (e: Error): void => {
       for (const p of this.pending.values()) p.reject(e);

@@ -1,14 +1,14 @@
 /**
  * The messages between WorkerClient and a worker entry (parseWorker.ts, storeWorker.ts), and the
- * one helper a worker answers with, so both ends read the same shapes.
+ * one helper a worker answers with (errors in the envelope's form, shared/envelope.ts), so both ends read the same shapes.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { toErrorBody } from './errors';
+import { failureOf, type ApiFailure } from '../../shared/envelope';
 
 export type WorkerReply<Result, Event> =
   | { id: number; event: Event }
   | { id: number; result: Result }
-  | { id: number; error: { code: string; message: string } };
+  | { id: number; error: ApiFailure['error'] };
 
 /** Serve jobs on a worker's parent port: `handle` runs one job, `emit` sends its events. */
 export function serveJobs<Job, Result, Event>(
@@ -25,7 +25,7 @@ export function serveJobs<Job, Result, Event>(
         const result = await handle(msg, emit);
         port.postMessage({ id: msg.id, result } satisfies WorkerReply<Result, Event>);
       } catch (e) {
-        port.postMessage({ id: msg.id, error: toErrorBody(e) } satisfies WorkerReply<Result, Event>);
+        port.postMessage({ id: msg.id, error: failureOf(e).error } satisfies WorkerReply<Result, Event>);
       }
     });
   });

@@ -4,7 +4,8 @@ import { API_EVENTS, API_METHODS, TunebookError } from '../../shared/api';
 import type { AppWebContentsLike, BackendLike, InvokeEventLike } from '../../electron/main/ipc';
 import { JsonText } from '../../electron/services/workerReads';
 import { unwrapEnvelope } from '../../electron/main/preloadApi';
-import { forwardEvents, handleInvoke, isTrustedSender, registerApiHandlers, toErrorBody } from '../../electron/main/ipc';
+import { forwardEvents, handleInvoke, isTrustedSender, registerApiHandlers } from '../../electron/main/ipc';
+import { failureOf, resultOf } from '../../shared/envelope';
 
 const MAIN_FRAME_ID = 7;
 
@@ -66,17 +67,30 @@ describe('isTrustedSender', () => {
   });
 });
 
-describe('toErrorBody', () => {
+describe('the envelope (shared/envelope.ts)', () => {
+  const error = (e: unknown) => failureOf(e).error;
   it('keeps code and message of TunebookError', () => {
-    expect(toErrorBody(new TunebookError('not-found', 'no study 3'))).toEqual({ code: 'not-found', message: 'no study 3' });
+    expect(failureOf(new TunebookError('not-found', 'no study 3'))).toEqual({ ok: false, error: { code: 'not-found', message: 'no study 3' } });
   });
-  it('recognizes a TunebookError from another copy of the class', () => {
+  it('recognizes a TunebookError from another copy of the class, but not a code outside the contract', () => {
     const e = Object.assign(new Error('newer notebook'), { name: 'TunebookError', code: 'refused' });
-    expect(toErrorBody(e)).toEqual({ code: 'refused', message: 'newer notebook' });
+    expect(error(e)).toEqual({ code: 'refused', message: 'newer notebook' });
+    expect(error(Object.assign(new Error('x'), { name: 'TunebookError', code: 'unauthorized' })).code).toBe('internal');
   });
   it('turns anything else into internal', () => {
-    expect(toErrorBody(new RangeError('boom'))).toEqual({ code: 'internal', message: 'Internal error: boom' });
-    expect(toErrorBody('str')).toEqual({ code: 'internal', message: 'Internal error: str' });
+    expect(error(new RangeError('boom'))).toEqual({ code: 'internal', message: 'Internal error: boom' });
+    expect(error('str')).toEqual({ code: 'internal', message: 'Internal error: str' });
+  });
+  it('reads back what it wrote: the result, or the same TunebookError', () => {
+    expect(resultOf({ ok: true, result: [1, 2] })).toEqual([1, 2]);
+    for (const e of [new TunebookError('conflict', 'busy'), new TunebookError('cancelled', 'stopped'), new SyntaxError('bad')]) {
+      let thrown: unknown;
+      try { resultOf(JSON.parse(JSON.stringify(failureOf(e)))); } catch (x) { thrown = x; }
+      expect(thrown).toBeInstanceOf(TunebookError);
+      expect(failureOf(thrown)).toEqual(failureOf(e));
+    }
+    expect(() => resultOf({ result: 1 })).toThrow(/Malformed reply/);
+    expect(() => resultOf({ ok: false, error: { code: 'teapot', message: 'm' } })).toThrow(expect.objectContaining({ code: 'internal', message: 'm' }));
   });
 });
 

@@ -77,6 +77,12 @@ describe('fio normal output: seed captures (fio 3.7, group_reporting, numjobs 64
     expect(val(rand, 'disk_ticks_seconds', { device: 'vda', direction: 'write' })).toBe(5039.515);
   });
 
+  it('reads the last IO depth bucket ">=64=90.9%" as bucket ">=64" (was ">" with no number)', () => {
+    const depth = rand.tables!.io_depths!.rows.filter((r) => r[1] === 'depth');
+    expect(depth.map((r) => [r[2], r[3]])).toEqual([['1', 0.1], ['2', 0.3], ['4', 0.6], ['8', 1.2], ['16', 2.3], ['32', 4.6], ['>=64', 90.9]]);
+    for (const t of Object.values(rand.tables!)) for (const row of t.rows) for (const c of row) if (typeof c === 'number') expect(Number.isFinite(c)).toBe(true);
+  });
+
   it('takes command, version and settings from the prompt line and job header', () => {
     expect(rand.command).toMatch(/^fio -filename=\/home\/~\/testfile -iodepth=64 /);
     expect(rand.toolVersion).toBe('fio-3.7');

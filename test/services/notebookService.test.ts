@@ -3,9 +3,9 @@ import path from 'node:path';
 import { TunebookError } from '../../shared/api';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Backend } from '../../electron/services/backend';
+import { Backend, type BackendApi } from '../../electron/services/backend';
 import { showStudyJson } from '../../shared/showJson';
-import type { ApiMethods, DataChange } from '../../shared/api';
+import type { DataChange } from '../../shared/api';
 import Database from 'better-sqlite3';
 import { JsonText } from '../../electron/services/workerReads';
 import { NotebookService } from '../../electron/services/notebookService';
@@ -14,7 +14,7 @@ import { openNotebookDb } from '../../electron/db/connection';
 import { readWorkerFile, seedPath, useTempDir } from '../helpers';
 
 /** Case study A (product.md) through the contract: 140 → 205 → 286 req/s. */
-function enterCaseStudyA(api: ApiMethods) {
+function enterCaseStudyA(api: BackendApi) {
   const study = api.createStudy({ title: 'health-check QPS', goal: 'Find why the health-check API only reaches 140 req/s under ab -c 1000' });
   const profile = api.createProfile({
     name: 'Aliyun 4C8G', cpuModel: 'Intel Xeon', cores: 4, threads: 4, memoryBytes: 8 * 1024 ** 3, os: 'CentOS 7.5 (BBR)',
@@ -36,7 +36,7 @@ function enterCaseStudyA(api: ApiMethods) {
 describe('NotebookService through the Backend', () => {
   const tmp = useTempDir();
   let backend: Backend;
-  let api: ApiMethods;
+  let api: BackendApi;
   beforeEach(() => {
     backend = new Backend({ notebookPath: path.join(tmp(), 'nb.tunebook'), userDataDir: tmp() });
     api = backend.api;

@@ -3,7 +3,8 @@
  * `{"args": [...]}` and the session token in `X-Tunebook-Token`; events arrive over Server-Sent
  * Events from `GET /api/events?token=…`. Errors come back as TunebookError with the host's code.
  */
-import { API_METHODS, TunebookError, isErrorCode } from '../../../shared/api';
+import { API_METHODS, TunebookError } from '../../../shared/api';
+import { resultOf } from '../../../shared/envelope';
 import type { ApiEvents, ApiMethodName, ApiMethods, TunebookApi } from '../../../shared/api';
 
 const TOKEN_KEY = 'tunebook.token';
@@ -32,17 +33,16 @@ export function takeTokenFromLocation(): string | null {
   try { return sessionStorage.getItem(TOKEN_KEY); } catch { return null; }
 }
 
-function toError(status: number, body: unknown): TunebookError {
-  const err = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-  if (err && typeof err.message === 'string') {
-    const code = isErrorCode(err.code) ? err.code
-      : err.code === 'unauthorized' || err.code === 'forbidden' ? 'refused' : 'internal';
-    return new TunebookError(code, err.message);
-  }
+/**
+ * The result of an answer of the host (its envelope, shared/envelope.ts), or the TunebookError it
+ * reports. An answer that is no envelope (a proxy's error page, an empty body) is said by its status.
+ */
+function resultOrThrow<T>(status: number, body: unknown): T {
+  if (typeof body === 'object' && body !== null && 'ok' in body) return resultOf<T>(body);
   if (status === 401 || status === 403) {
-    return new TunebookError('refused', 'The session token is missing or wrong. Open the address printed by `tunebook serve`.');
+    throw new TunebookError('refused', 'The session token is missing or wrong. Open the address printed by `tunebook serve`.');
   }
-  return new TunebookError('internal', `The Tunebook host answered ${status}.`);
+  throw new TunebookError('internal', `The Tunebook host answered ${status}.`);
 }
 
 export function createHttpClient(options: HttpClientOptions = {}): TunebookApi {
@@ -66,8 +66,7 @@ export function createHttpClient(options: HttpClientOptions = {}): TunebookApi {
     if (text) {
       try { body = JSON.parse(text); } catch { body = null; }
     }
-    if (!res.ok) throw toError(res.status, body);
-    return (body as { result?: ReturnType<ApiMethods[M]> } | null)?.result as ReturnType<ApiMethods[M]>;
+    return resultOrThrow<ReturnType<ApiMethods[M]>>(res.status, body);
   }
 
   // One function per contract method, generated from API_METHODS (which the contract keeps complete),
@@ -135,9 +134,13 @@ export function createUploader(options: Pick<HttpClientOptions, 'baseUrl' | 'tok
     xhr.onload = () => {
       let body: unknown;
       try { body = JSON.parse(xhr.responseText); } catch { body = null; }
-      const id = (body as { result?: { upload?: unknown } } | null)?.result?.upload;
-      if (xhr.status >= 200 && xhr.status < 300 && typeof id === 'string') resolve(id);
-      else reject(toError(xhr.status, body));
+      try {
+        const id = resultOrThrow<{ upload?: unknown } | null>(xhr.status, body)?.upload;
+        if (typeof id === 'string') resolve(id);
+        else reject(new TunebookError('internal', `The Tunebook host answered ${xhr.status} without an upload id.`));
+      } catch (e) {
+        reject(e as TunebookError);
+      }
     };
     xhr.onerror = () => reject(new TunebookError('internal', `Could not send ${file.name} to the Tunebook host. Is \`tunebook serve\` still running?`));
     xhr.onabort = () => reject(new TunebookError('cancelled', 'the upload was cancelled'));

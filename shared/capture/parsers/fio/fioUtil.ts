@@ -93,7 +93,9 @@ export function finishJobs(jobs: readonly JobReport[]): Metric[] {
 export function kvPairs(s: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const part of s.split(',')) {
-    const eq = part.indexOf('=');
+    // the last bucket of "IO depths" and "lat (usec)" is ">=64=90.9%": its key is ">=64"
+    const ge = part.indexOf('>=');
+    const eq = part.indexOf('=', ge >= 0 && part.slice(0, ge).trim() === '' ? ge + 2 : 0);
     if (eq <= 0) continue;
     out.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
   }
