@@ -5,9 +5,9 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiMethods, DataChange } from '../../shared/api';
+import type { DataChange } from '../../shared/api';
 import type { ImportResult } from '../../shared/model';
-import { Backend } from '../../electron/services/backend';
+import { Backend, type BackendApi } from '../../electron/services/backend';
 import { buildBundles, seedPath, useTempDir } from '../helpers';
 
 let workers: { parseWorkerFile: string; storeWorkerFile: string };
@@ -16,7 +16,7 @@ beforeAll(async () => { workers = await buildBundles(); });
 describe('the trash', () => {
   const tmp = useTempDir();
   let backend: Backend;
-  let api: ApiMethods;
+  let api: BackendApi;
   let notebook: string;
 
   beforeEach(() => {

@@ -17,6 +17,8 @@ import { SearchBox } from '../features/search/SearchBox';
 import { NewStudyDialog } from '../features/studies/NewStudyDialog';
 import { StudyList } from '../features/studies/StudyList';
 import { StudyView } from '../features/studies/StudyView';
+import { TrashNavItem, TrashView } from '../features/trash/TrashView';
+import { IS_MAC, clearUndo, isUndoKey, ownsUndo, useUndo } from './undo';
 
 /** The window: top bar (notebook, search), sidebar (studies, profiles), and the current view. */
 export function App() {
@@ -52,7 +54,21 @@ function Window() {
 
   // Reload everything when the notebook changes (File › Open in Electron); data changes reload only
   // the views that show them (useQuery).
-  useEffect(() => api.on('onDidChangeNotebook', () => { navigate({ name: 'home' }); invalidate(); }), [api, navigate, invalidate]);
+  useEffect(() => api.on('onDidChangeNotebook', () => { clearUndo(); navigate({ name: 'home' }); invalidate(); }), [api, navigate, invalidate]);
+
+  // Ctrl+Z (Cmd+Z on macOS) takes back this window's last change, except in a text field (there it
+  // is the field's own typing undo) and while a dialog is open.
+  const { undo } = useUndo();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.repeat || !isUndoKey(e, IS_MAC)) return;
+      if (ownsUndo(document.activeElement) || document.querySelector('dialog[open]')) return;
+      e.preventDefault();
+      void undo();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [undo]);
 
   return (
     <div className="app">
@@ -89,6 +105,7 @@ function Window() {
             Captures
           </button>
           <BundlePicker onPick={(file) => void openBundle({ file })} />
+          <TrashNavItem active={route.name === 'trash'} onOpen={() => navigate({ name: 'trash' })} />
         </nav>
       </aside>
       <main className="main" id="main">
@@ -100,6 +117,7 @@ function Window() {
             <CaptureView key={route.captureId} captureId={route.captureId} experimentId={route.experimentId} line={route.line ?? null} tab={route.tab ?? (route.line ? 'raw' : 'figures')} />
           )}
           {route.name === 'compare' && <CompareView a={route.a} b={route.b} />}
+          {route.name === 'trash' && <TrashView />}
           {route.name === 'home' && <Home />}
         </ErrorBoundary>
       </main>
@@ -139,7 +157,7 @@ function Home() {
       <h1>Tunebook</h1>
       <p>A lab notebook for performance tuning: record each experiment — the machine, what changed and why, and the result — and see how far you are from the goal.</p>
       <p><button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>Create a study</button> or pick one on the left.</p>
-      <p className="muted small">Keyboard: Ctrl+K or / to search; Alt+↑ / Alt+↓ on an experiment to reorder.</p>
+      <p className="muted small">Keyboard: Ctrl+K or / to search; Alt+↑ / Alt+↓ on an experiment to reorder; Ctrl+Z (⌘Z on macOS) outside a text field to undo the last change.</p>
       {creating && <NewStudyDialog onClose={() => setCreating(false)} />}
     </div>
   );

@@ -16,7 +16,9 @@ export type Route =
   /** a stored capture, seen from one of its experiments; `line` opens the raw text there */
   | { name: 'capture'; captureId: number; experimentId: number | null; line?: number; tab?: CaptureTab }
   /** two experiments side by side (from any studies); null: not chosen yet */
-  | { name: 'compare'; a: number | null; b: number | null };
+  | { name: 'compare'; a: number | null; b: number | null }
+  /** what was deleted: restore it, or delete it for good */
+  | { name: 'trash' };
 
 export type CaptureTab = 'figures' | 'raw' | 'charts';
 

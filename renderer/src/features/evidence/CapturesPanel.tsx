@@ -11,7 +11,7 @@ import { formatNumber, formatQuantity } from '../../../../shared/units';
 import { useApp } from '../../app/AppContext';
 import { useAction } from '../../app/useAction';
 import { DropZone } from '../../components/DropZone/DropZone';
-import { useToasts } from '../../components/Toast/useToasts';
+import { useUndo } from '../../app/undo';
 import { useFileDrop } from '../../hooks/useFileDrop';
 import { useImport } from './useImport';
 
@@ -66,7 +66,7 @@ export function CapturesPanel({ experiment }: { experiment: Experiment }) {
 function CaptureRow({ experiment, capture: c }: { experiment: Experiment; capture: ExperimentCapture }) {
   const { navigate } = useApp();
   const run = useAction();
-  const { show } = useToasts();
+  const { record } = useUndo();
   const [editing, setEditing] = useState(false);
   const [note, setNote] = useState(c.note);
   const counts = SEVERITIES.map((s) => [s, c.findings.filter((f) => f.severity === s).length] as const).filter(([, n]) => n > 0);
@@ -74,14 +74,14 @@ function CaptureRow({ experiment, capture: c }: { experiment: Experiment; captur
   const remove = async () => {
     const ok = await run(async (api) => { await api.detachCapture(c.linkId); return true; });
     if (!ok) return;
-    show({
-      message: `Capture “${c.name}” removed from “${experiment.title}”.`,
-      action: { label: 'Undo', run: () => void run((api) => api.restoreCaptureLink(c.linkId)) },
-    });
+    record({ message: `Capture “${c.name}” removed from “${experiment.title}” (to the trash).`, undo: (api) => api.restoreCaptureLink(c.linkId) });
   };
   const saveNote = async (e?: FormEvent) => {
     e?.preventDefault();
-    if (await run((api) => api.updateCaptureLink(c.linkId, { note }))) setEditing(false);
+    const old = c.note;
+    if (!await run((api) => api.updateCaptureLink(c.linkId, { note }))) return;
+    setEditing(false);
+    if (note !== old) record({ message: `Note on “${c.name}” changed.`, toast: false, undo: (api) => api.updateCaptureLink(c.linkId, { note: old }) });
   };
 
   return (

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import type { ConfigChange, ConfigChangeInput } from '../../../../shared/model';
 import { useAction } from '../../app/useAction';
+import { useUndo } from '../../app/undo';
 import { SnapshotDiff } from './SnapshotDiff';
 
 const EMPTY: ConfigChangeInput = { scope: '', key: '', before: '', after: '', why: '' };
@@ -9,7 +10,19 @@ const EMPTY: ConfigChangeInput = { scope: '', key: '', before: '', after: '', wh
 /** The configuration changed in an experiment: where (scope), key, before → after, and why. */
 export function ConfigChangesEditor({ experimentId, changes }: { experimentId: number; changes: ConfigChange[] }) {
   const run = useAction();
+  const { record } = useUndo();
   const [editing, setEditing] = useState<number | null>(null);
+  const fields = (c: ConfigChange): ConfigChangeInput => ({ scope: c.scope, key: c.key, before: c.before, after: c.after, why: c.why });
+  const update = async (c: ConfigChange, input: ConfigChangeInput) => {
+    if (!await run((api) => api.updateConfigChange(c.id, input))) return;
+    setEditing(null);
+    record({ message: `Config change ${c.key} edited.`, toast: false, undo: (api) => api.updateConfigChange(c.id, fields(c)) });
+  };
+  const remove = async (c: ConfigChange) => {
+    if (!await run(async (api) => { await api.deleteConfigChange(c.id); return true; })) return;
+    // the inverse adds it again, at the end of the list
+    record({ message: `Config change ${c.key} deleted.`, undo: (api) => api.addConfigChange(experimentId, fields(c)) });
+  };
 
   return (
     <section className="subpanel" aria-labelledby={`cc-${experimentId}`}>
@@ -26,7 +39,7 @@ export function ConfigChangesEditor({ experimentId, changes }: { experimentId: n
                     initial={c}
                     submitLabel="Save change"
                     onCancel={() => setEditing(null)}
-                    onSubmit={async (input) => { if (await run((api) => api.updateConfigChange(c.id, input))) setEditing(null); }}
+                    onSubmit={(input) => update(c, input)}
                   />
                 </td>
               </tr>
@@ -40,7 +53,7 @@ export function ConfigChangesEditor({ experimentId, changes }: { experimentId: n
                 <td className="row-actions">
                   <button type="button" className="btn btn-small" aria-label={`Edit config change ${c.key}`} onClick={() => setEditing(c.id)}>Edit</button>
                   <button type="button" className="btn btn-small btn-danger" aria-label={`Delete config change ${c.key}`}
-                    onClick={() => void run((api) => api.deleteConfigChange(c.id))}>Delete</button>
+                    onClick={() => void remove(c)}>Delete</button>
                 </td>
               </tr>
             ))}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { DragEvent, FormEvent, KeyboardEvent, LiHTMLAttributes } from 'react';
 import type { ExperimentSummary } from '../../../../shared/model';
 import { useAction } from '../../app/useAction';
+import { useUndo } from '../../app/undo';
 import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
 import { formatQuantity } from '../../../../shared/units';
 import { hasFiles, useFileDrop } from '../../hooks/useFileDrop';
@@ -19,6 +20,7 @@ export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
   onSelect: (id: number) => void;
 }) {
   const run = useAction();
+  const { record } = useUndo();
   const [order, setOrder] = useState(experiments);
   const [dragId, setDragId] = useState<number | null>(null);
   const [dropIndex, setDropIndex] = useState<number | null>(null);
@@ -48,8 +50,10 @@ export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
     setOrder(next); // optimistic
     focusAfterMove.current = id;
     const result = await run((a) => a.moveExperiment(id, position));
-    if (result) setAnnounce(`${item!.title} moved to position ${position + 1} of ${order.length}.`);
-    else setOrder(experiments);
+    if (result) {
+      setAnnounce(`${item!.title} moved to position ${position + 1} of ${order.length}.`);
+      record({ message: `“${item!.title}” moved to position ${position + 1}.`, toast: false, undo: (a) => a.moveExperiment(id, from) });
+    } else setOrder(experiments);
   };
 
   const onKeyDown = (e: KeyboardEvent, id: number, index: number) => {

@@ -4,7 +4,9 @@ import type { Better, Experiment, ResultMetric } from '../../../../shared/model'
 import type { UsualMetric } from '../../../../shared/evidence';
 import { metricInfo } from '../../../../shared/metrics';
 import { editableQuantity, formatQuantity, parseQuantity } from '../../../../shared/units';
+import type { TunebookApi } from '../../../../shared/api';
 import { useAction } from '../../app/useAction';
+import { useUndo } from '../../app/undo';
 
 /** What the result form holds: the value as typed ("168 MiB/s", "43.0k", "207 ms"). */
 interface Draft { name: string; value: string; unit: string; better: Better; primary: boolean }
@@ -20,8 +22,31 @@ export function MetricsEditor({ experiment, usual, onOpenCapture }: {
   onOpenCapture: (captureId: number, line?: number) => void;
 }) {
   const run = useAction();
+  const { record } = useUndo();
   const [editing, setEditing] = useState<number | null>(null);
   const metrics = experiment.metrics;
+  const update = async (m: ResultMetric, input: Parameters<TunebookApi['updateResultMetric']>[1], close: boolean) => {
+    if (!await run((api) => api.updateResultMetric(m.id, input))) return;
+    if (close) setEditing(null);
+    const { id: _id, source: _s, ...old } = m;
+    record({ message: `Result ${m.name} edited.`, toast: false, undo: (api) => api.updateResultMetric(m.id, old) });
+  };
+  const makePrimary = async (m: ResultMetric) => {
+    const was = metrics.find((x) => x.primary);
+    if (!await run((api) => api.updateResultMetric(m.id, { primary: true }))) return;
+    record({
+      message: `${m.name} made primary.`, toast: false,
+      undo: (api) => (was ? api.updateResultMetric(was.id, { primary: true }) : api.updateResultMetric(m.id, { primary: false })),
+    });
+  };
+  const remove = async (m: ResultMetric) => {
+    if (!await run(async (api) => { await api.deleteResultMetric(m.id); return true; })) return;
+    const { id: _id, source, ...fields } = m;
+    const src = source && source.captureId !== null
+      ? { captureId: source.captureId, metric: source.metric, ...(source.labels ? { labels: source.labels } : {}), ...(source.lines ? { lines: source.lines } : {}) }
+      : null;
+    record({ message: `Result ${m.name} deleted.`, undo: (api) => api.addResultMetric(experiment.id, { ...fields, source: src }) });
+  };
   const hasPrimary = metrics.some((m) => m.primary);
   // the first of the study's usual metrics this experiment has not recorded yet
   const next = usual.find((u) => !metrics.some((m) => m.name === u.name));
@@ -45,7 +70,7 @@ export function MetricsEditor({ experiment, usual, onOpenCapture }: {
                     usual={usual}
                     submitLabel="Save metric"
                     onCancel={() => setEditing(null)}
-                    onSubmit={async (input) => { if (await run((api) => api.updateResultMetric(m.id, input))) setEditing(null); }}
+                    onSubmit={(input) => update(m, input, true)}
                   />
                 </td>
               </tr>
@@ -57,7 +82,7 @@ export function MetricsEditor({ experiment, usual, onOpenCapture }: {
                 <td>
                   {m.primary ? <span className="badge badge-primary">primary</span> : (
                     <button type="button" className="link-button small" aria-label={`Make ${m.name} primary`}
-                      onClick={() => void run((api) => api.updateResultMetric(m.id, { primary: true }))}>make primary</button>
+                      onClick={() => void makePrimary(m)}>make primary</button>
                   )}
                 </td>
                 <td className="small">
@@ -72,7 +97,7 @@ export function MetricsEditor({ experiment, usual, onOpenCapture }: {
                 <td className="row-actions">
                   <button type="button" className="btn btn-small" aria-label={`Edit metric ${m.name}`} onClick={() => setEditing(m.id)}>Edit</button>
                   <button type="button" className="btn btn-small btn-danger" aria-label={`Delete metric ${m.name}`}
-                    onClick={() => void run((api) => api.deleteResultMetric(m.id))}>Delete</button>
+                    onClick={() => void remove(m)}>Delete</button>
                 </td>
               </tr>
             ))}

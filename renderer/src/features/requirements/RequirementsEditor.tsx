@@ -3,6 +3,7 @@ import type { FormEvent } from 'react';
 import { COMPARATORS } from '../../../../shared/model';
 import type { Comparator, Requirement, RequirementInput } from '../../../../shared/model';
 import { useAction } from '../../app/useAction';
+import { useUndo } from '../../app/undo';
 import { COMPARATOR_LABELS } from '../../../../shared/format';
 import { editableQuantity, parseQuantity } from '../../../../shared/units';
 import { metricInfo } from '../../../../shared/metrics';
@@ -22,6 +23,7 @@ const emptyRow = (): Row => ({ metric: '', comparator: '>=', threshold: '', unit
  */
 export function RequirementsEditor({ studyId, requirements }: { studyId: number; requirements: Requirement[] }) {
   const run = useAction();
+  const { record } = useUndo();
   const [rows, setRows] = useState<Row[]>(() => requirements.map(toRow));
   const [error, setError] = useState<string | null>(null);
   const saved = JSON.stringify(requirements.map(toRow));
@@ -41,7 +43,10 @@ export function RequirementsEditor({ studyId, requirements }: { studyId: number;
       out.push({ metric: r.metric.trim(), comparator: r.comparator, threshold: t.value, unit: t.unit, label: r.label.trim() });
     }
     setError(null);
-    await run((api) => api.setRequirements(studyId, out));
+    const old: RequirementInput[] = requirements.map(({ id: _id, ...r }) => r);
+    if (await run((api) => api.setRequirements(studyId, out))) {
+      record({ message: 'Requirements changed.', toast: false, undo: (api) => api.setRequirements(studyId, old) });
+    }
   };
 
   return (

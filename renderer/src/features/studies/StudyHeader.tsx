@@ -3,37 +3,45 @@ import { useEffect, useState } from 'react';
 import type { Study } from '../../../../shared/model';
 import { useApp } from '../../app/AppContext';
 import { useAction } from '../../app/useAction';
-import { useToasts } from '../../components/Toast/useToasts';
+import { useUndo } from '../../app/undo';
+import { useDraft } from '../../hooks/useDraft';
 
 /** Title (rename in place), goal text, Export, and Delete with an Undo toast (restoreStudy). */
 export function StudyHeader({ study, onExport }: { study: Study; onExport: () => void }) {
   const { navigate } = useApp();
   const run = useAction();
-  const { show } = useToasts();
+  const { record } = useUndo();
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(study.title);
-  const [goal, setGoal] = useState(study.goal);
+  // the goal being typed is a draft until saved: kept across switching studies and reloads
+  const goalDraft = useDraft(`goal:${study.id}`, study.goal);
+  const goal = goalDraft.value;
 
-  useEffect(() => { setTitle(study.title); setGoal(study.goal); setRenaming(false); }, [study.id, study.title, study.goal]);
+  useEffect(() => { setTitle(study.title); setRenaming(false); }, [study.id, study.title]);
 
   const saveTitle = async (e: FormEvent) => {
     e.preventDefault();
     if (!title.trim()) return;
+    const old = study.title;
     const ok = await run((api) => api.updateStudy(study.id, { title: title.trim() }));
-    if (ok) setRenaming(false);
+    if (!ok) return;
+    setRenaming(false);
+    if (ok.title !== old) record({ message: `Study “${old}” renamed to “${ok.title}”.`, toast: false, undo: (api) => api.updateStudy(study.id, { title: old }) });
   };
-  const saveGoal = () => run((api) => api.updateStudy(study.id, { goal }));
+  const saveGoal = async () => {
+    const old = study.goal;
+    const ok = await run((api) => api.updateStudy(study.id, { goal }));
+    if (!ok) return;
+    if (ok.goal !== old) record({ message: `Goal of “${study.title}” changed.`, toast: false, undo: (api) => api.updateStudy(study.id, { goal: old }) });
+  };
   const remove = async () => {
     // away from the study first: nothing on screen asks for it again once it is in the trash
     navigate({ name: 'home' });
     const ok = await run(async (api) => { await api.deleteStudy(study.id); return true; });
     if (!ok) { navigate({ name: 'study', studyId: study.id }); return; }
-    show({
-      message: `Study “${study.title}” deleted.`,
-      action: {
-        label: 'Undo',
-        run: () => void run((api) => api.restoreStudy(study.id)).then((s) => { if (s) navigate({ name: 'study', studyId: s.id }); }),
-      },
+    record({
+      message: `Study “${study.title}” deleted: it is in the trash.`,
+      undo: async (api) => { const s = await api.restoreStudy(study.id); navigate({ name: 'study', studyId: s.id }); },
     });
   };
 
@@ -62,12 +70,13 @@ export function StudyHeader({ study, onExport }: { study: Study; onExport: () =>
       <div className="goal">
         <label className="field">
           <span>Goal</span>
-          <textarea rows={2} value={goal} onChange={(e) => setGoal(e.target.value)} placeholder="What this session is trying to reach" />
+          <textarea rows={2} value={goal} onChange={(e) => goalDraft.set(e.target.value)} placeholder="What this session is trying to reach" />
         </label>
-        {goal !== study.goal && (
+        {goalDraft.dirty && (
           <div className="form-actions">
-            <button type="button" className="btn btn-small" onClick={() => setGoal(study.goal)}>Discard</button>
-            <button type="button" className="btn btn-primary btn-small" onClick={saveGoal}>Save goal</button>
+            <span className="muted small">{goalDraft.restored ? 'Unsaved draft kept from before' : 'Unsaved changes'}</span>
+            <button type="button" className="btn btn-small" onClick={goalDraft.discard}>Discard</button>
+            <button type="button" className="btn btn-primary btn-small" onClick={() => void saveGoal()}>Save goal</button>
           </div>
         )}
       </div>
