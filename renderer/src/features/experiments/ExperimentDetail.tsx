@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
 import { EXPERIMENT_STATUSES } from '../../../../shared/model';
 import type { Experiment, ExperimentStatus, HardwareProfile } from '../../../../shared/model';
@@ -6,7 +6,8 @@ import { useApp } from '../../app/AppContext';
 import { useAction } from '../../app/useAction';
 import { Markdown } from '../../components/Markdown/Markdown';
 import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
-import { useToasts } from '../../components/Toast/useToasts';
+import { useUndo } from '../../app/undo';
+import { useDraft } from '../../hooks/useDraft';
 import type { UsualMetric } from '../../../../shared/evidence';
 import { CapturesPanel } from '../evidence/CapturesPanel';
 import { ProposalsPanel } from '../evidence/ProposalsPanel';
@@ -15,12 +16,6 @@ import { MetricsEditor } from './MetricsEditor';
 
 interface Draft { title: string; date: string; status: ExperimentStatus; profileId: number | null; notes: string }
 const toDraft = (e: Experiment): Draft => ({ title: e.title, date: e.date, status: e.status, profileId: e.profileId, notes: e.notes });
-
-/**
- * Unsaved edits per experiment, kept while the user looks at another experiment (the detail view is
- * remounted per experiment), so switching never silently throws typing away.
- */
-const unsaved = new Map<number, { base: string; draft: Draft }>();
 
 /** One experiment: its fields, notes (Markdown, rendered safely), captures, config changes and results. */
 export function ExperimentDetail({ experiment, index, profiles, usual, onDeleted }: {
@@ -33,48 +28,35 @@ export function ExperimentDetail({ experiment, index, profiles, usual, onDeleted
 }) {
   const { navigate } = useApp();
   const run = useAction();
-  const { show } = useToasts();
+  const { record } = useUndo();
   const saved = toDraft(experiment);
-  const savedKey = JSON.stringify(saved);
-  const [draft, setDraft] = useState<Draft>(() => {
-    const kept = unsaved.get(experiment.id);
-    return kept && kept.base === savedKey ? kept.draft : saved;
-  });
-  const lastSavedKey = useRef(savedKey);
-  // The stored experiment changed (saved here, or elsewhere): show the new values.
-  useEffect(() => {
-    if (lastSavedKey.current === savedKey) return;
-    lastSavedKey.current = savedKey;
-    setDraft(JSON.parse(savedKey) as Draft);
-  }, [savedKey]);
-  const [previewNotes, setPreviewNotes] = useState(() => !!draft.notes && draft.notes === experiment.notes);
-
-  const dirty = JSON.stringify(draft) !== savedKey;
-  useEffect(() => {
-    if (dirty) unsaved.set(experiment.id, { base: savedKey, draft });
-    else unsaved.delete(experiment.id);
-  }, [dirty, draft, savedKey, experiment.id]);
-  const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  // unsaved edits are a draft: kept while the user looks at another experiment or study, and across reloads
+  const kept = useDraft(`experiment:${experiment.id}`, saved);
+  const draft = kept.value;
+  const [previewNotes, setPreviewNotes] = useState(() => !!experiment.notes);
+  const dirty = kept.dirty;
+  const set = (patch: Partial<Draft>) => kept.set((d) => ({ ...d, ...patch }));
+  // notes of a draft kept from before open in the editor, where they can be changed
+  const restoredNotes = kept.restored && draft.notes !== experiment.notes;
+  useEffect(() => { if (restoredNotes) setPreviewNotes(false); }, [restoredNotes]);
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
     if (!draft.title.trim()) return;
+    const old = saved;
     const ok = await run((api) => api.updateExperiment(experiment.id, { ...draft, title: draft.title.trim() }));
-    if (ok && draft.notes.trim()) setPreviewNotes(true);
+    if (!ok) return;
+    if (draft.notes.trim()) setPreviewNotes(true);
+    record({ message: `Experiment “${ok.title}” edited.`, toast: false, undo: (api) => api.updateExperiment(experiment.id, old) });
   };
   const remove = async () => {
     // the next experiment is shown first: nothing on screen asks for this one again once it is in the trash
     onDeleted();
     const ok = await run(async (api) => { await api.deleteExperiment(experiment.id); return true; });
     if (!ok) { navigate({ name: 'study', studyId: experiment.studyId, experimentId: experiment.id }); return; }
-    show({
-      message: `Experiment “${experiment.title}” deleted.`,
-      action: {
-        label: 'Undo',
-        run: () => void run((api) => api.restoreExperiment(experiment.id)).then((x) => {
-          if (x) navigate({ name: 'study', studyId: x.studyId, experimentId: x.id });
-        }),
-      },
+    record({
+      message: `Experiment “${experiment.title}” deleted: it is in the trash.`,
+      undo: async (api) => { const x = await api.restoreExperiment(experiment.id); navigate({ name: 'study', studyId: x.studyId, experimentId: x.id }); },
     });
   };
   const stepLabel = index === 0 ? 'Baseline' : `Step ${index}`;
@@ -141,8 +123,8 @@ export function ExperimentDetail({ experiment, index, profiles, usual, onDeleted
         </div>
         <div className="form-actions start">
           <button type="submit" className="btn btn-primary btn-small" disabled={!dirty}>Save experiment</button>
-          {dirty && <button type="button" className="btn btn-small" onClick={() => setDraft(saved)}>Discard changes</button>}
-          {dirty && <span className="muted small">Unsaved changes</span>}
+          {dirty && <button type="button" className="btn btn-small" onClick={kept.discard}>Discard changes</button>}
+          {dirty && <span className="muted small">{kept.restored ? 'Unsaved draft kept from before' : 'Unsaved changes'}</span>}
         </div>
       </form>
       <CapturesPanel experiment={experiment} />
