@@ -46,6 +46,20 @@ function compareWithJc(name: string): number {
 }
 
 describe('iostat parser', () => {
+  it('reads a device row holding a colour code or a NUL like the clean row, the kind given (rows read in place)', () => {
+    const text = read('iostat', 'x-1-3.txt');
+    const lines = text.split('\n');
+    const want = parseText(text, { kind: 'iostat' });
+    const i = lines.findIndex((l) => /^vda\s+\d/.test(l));
+    expect(i).toBeGreaterThan(0);
+    for (const dirty of [lines[i]!.replace(/(\d+\.\d+)/, '\x1b[1;31m$1\x1b[0m'), lines[i]!.replace(' ', ' \0')]) {
+      // the kind given (a re-parse as iostat, or past the first 64 KiB): rows are read in place
+      const c = parseText([...lines.slice(0, i), dirty, ...lines.slice(i + 1)].join('\n'), { kind: 'iostat' });
+      expect(c.series.map((x) => [x.name, x.labels, x.values])).toEqual(want.series.map((x) => [x.name, x.labels, x.values]));
+      expect(c.warnings).toEqual(want.warnings);
+    }
+  });
+
   it('reads the seed capture without repeated headers (random writes, sysstat 10 layout)', () => {
     const c = parse('iostat-x-d-1-during-randwrite.txt');
     expect(c.kind).toBe('iostat');

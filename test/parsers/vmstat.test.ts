@@ -48,6 +48,19 @@ function compareWithJc(name: string, unit = 1024): number {
 }
 
 describe('vmstat parser', () => {
+  it('reads a data row holding a colour code or a NUL like the clean row, the kind given (the in-place path used to skip it)', () => {
+    const text = read('vmstat', 'plain-1-30.txt');
+    const lines = text.split('\n');
+    const want = parseText(text, { kind: 'vmstat' });
+    const i = lines.findIndex((l, k) => k > 3 && /^\s*\d/.test(l));
+    for (const dirty of [lines[i]!.replace(/(\d+)/, '\x1b[1;31m$1\x1b[0m'), lines[i]!.replace(' ', ' \0')]) {
+      // the kind given (a re-parse as vmstat, or past the first 64 KiB): rows are read in place
+      const c = parseText([...lines.slice(0, i), dirty, ...lines.slice(i + 1)].join('\n'), { kind: 'vmstat' });
+      expect(c.series.map((x) => [x.name, x.values])).toEqual(want.series.map((x) => [x.name, x.values]));
+      expect(c.warnings).toEqual(want.warnings);
+    }
+  });
+
   it('reads plain vmstat 1 3: every column, KiB → bytes, first sample since boot', () => {
     const c = parse('plain-1-3.txt');
     expect(c.kind).toBe('vmstat');

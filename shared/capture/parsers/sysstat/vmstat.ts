@@ -93,7 +93,8 @@ class VmstatSink implements LineSink {
     const L = this.layout;
     if (L === null || this.diskMode) return false;
     if (this.dataRow(chunk, start, end, lineNo, L)) return true;
-    this.spanMiss = lineNo;
+    // not tried again in line(), unless cleaning changes it (a NUL or a colour code inside a row)
+    if (!hasControl(chunk.slice(start, end))) this.spanMiss = lineNo;
     return false;
   }
 
