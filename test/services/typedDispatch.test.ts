@@ -19,11 +19,11 @@ export function wrongCalls(api: BackendApi): void {
   // @ts-expect-error the result of getStudy is a StudyDetail, not a Study
   const s: Study = api.getStudy(1);
   // @ts-expect-error parsing runs in a worker: its result is a Promise
-  api.parseCaptureText('a.txt', 'x')[0];
+  const first: { kind: string } | undefined = api.parseCaptureText('a.txt', 'x')[0];
   // @ts-expect-error no such method
   api.dropNotebook();
   const ok: StudyDetail = api.getStudy(1);
-  void s; void ok;
+  void s; void ok; void first;
 }
 
 describe('typed dispatch', () => {
