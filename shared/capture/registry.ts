@@ -4,6 +4,7 @@
  */
 import type { CaptureParser, Finding, FindingRule, LineSink, ParseOutput, ParsedCapture } from './types';
 import { cleanLine } from './text';
+import { keepFiniteNumbers } from './safe';
 import { group as load } from './parsers/load/index';
 import { group as fio } from './parsers/fio/index';
 import { group as facts } from './parsers/facts/index';
@@ -197,7 +198,11 @@ export class CaptureStream {
       out = { metrics: [], series: [], facts: {}, settings: {}, warnings: [] };
       this.warn(`parser ${this.parser!.id} failed: ${e instanceof Error ? e.message : String(e)}`);
     }
+    // the numbers shown are finite, whatever the parser made of a number too long for a double
+    let unsafe = '';
+    try { unsafe = keepFiniteNumbers(out); } catch (e) { unsafe = `parser ${this.parser!.id} gave a malformed result: ${e instanceof Error ? e.message : String(e)}`; }
     const warnings = [...this.extraWarnings, ...out.warnings.slice(0, MAX_WARNINGS)];
+    if (unsafe) warnings.push(unsafe);
     const dropped = this.droppedWarnings + Math.max(0, out.warnings.length - MAX_WARNINGS);
     if (dropped) warnings.push(`${dropped} more warnings not shown`);
     if (this.cut) warnings.push(`${this.cut} overlong lines were cut at ${MAX_LINE} characters`);

@@ -84,9 +84,13 @@ export function words(line: string): string[] {
   return out;
 }
 
+/** x, or NaN when it is ±Infinity (a number too long for a double is unreadable, not infinite). */
+export const finite = (x: number): number => (x === Infinity || x === -Infinity ? NaN : x);
+
 /**
  * Parse a number as tools print it: "1234", "12.5", "-3", "1e3", and with a decimal comma as
- * sysstat prints it under many non-English locales ("12,50"). Returns NaN when not a number.
+ * sysstat prints it under many non-English locales ("12,50"). Returns NaN when not a number, and
+ * when it overflows a double ("9" × 400 is not Infinity: no tool printed that).
  */
 export function num(s: string | undefined): number {
   if (s === undefined || s === '') return NaN;
@@ -97,7 +101,7 @@ export function num(s: string | undefined): number {
   }
   // unambiguous alternatives: no backtracking on long runs of digits
   if (!/^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/.test(t)) return NaN;
-  return Number(t);
+  return finite(Number(t));
 }
 
 const SIZE_UNITS: Record<string, number> = {
@@ -120,7 +124,7 @@ export function parseSize(s: string, defaultUnit = ''): number {
   const unit = (m[2] || defaultUnit).toLowerCase().replace(/ytes?$/, '');
   const mult = SIZE_UNITS[unit];
   if (mult === undefined) return NaN;
-  return Number(m[1]!.replace(',', '.')) * mult;
+  return finite(Number(m[1]!.replace(',', '.')) * mult);
 }
 
 const TIME_UNITS: Record<string, number> = {
@@ -149,7 +153,7 @@ export function parseDuration(s: string, defaultUnit = 's'): number {
     total += Number(m[1]) * mult;
     pos = re.lastIndex;
   }
-  return total;
+  return finite(total);
 }
 
 /** Percentage text "12.5%" → 12.5 (unit stays "%"). */

@@ -60,6 +60,12 @@ describe('text helpers', () => {
     expect(parseDuration('1m30s')).toBe(90);
     expect(parseDuration('812', 'us')).toBeCloseTo(0.000812, 12);
     expect(parseDuration('fast')).toBeNaN();
+    // a number too long for a double is unreadable, not Infinity
+    expect(num('9'.repeat(400))).toBeNaN();
+    expect(num('-1e999')).toBeNaN();
+    expect(parseSize('9'.repeat(400) + 'KiB')).toBeNaN();
+    expect(parseDuration('1e400s')).toBeNaN();
+    expect(num('1e308')).toBe(1e308);
   });
 
   it('summarize series without the since-boot sample', () => {
@@ -80,4 +86,34 @@ describe('text helpers stay linear on hostile input', () => {
     expect(num('.5')).toBe(0.5);
     expect(num('5.')).toBe(5);
   });
+});
+
+describe('every parse shows finite numbers (found by fuzzing)', () => {
+  const HUGE = '9'.repeat(400);
+  /** real captures with one number made too long for a double, or garbled: each used to give Infinity or NaN */
+  const cases: [kind: string, text: string][] = [
+    ['proc-interrupts', `           CPU0       CPU1\n 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n 25:          ${HUGE}          1  IO-APIC   6-edge      ACPI:Ged`],
+    ['perf-stat', `\n Performance counter stats for 'system wide':\n\n            ${HUGE} msec cpu-clock                        #    2.000 CPUs utilized\n`],
+    ['sar', `Linux 6.18.44-fc-v657 (vm) \t11/29/2026 \t_x86_64_\t(2 CPU)\n\n10:46:54 PM     CPU     %user     %nice   %system   %iowait    %steal     %idle\n10:46:55 PM     all     ${HUGE}      0.00     69.31      0.00      0.00     20.00`],
+    ['hey', `\nSummary:\n  Total:\t2.0007 secs\n  Slowest:\t0.0096 secs\n  Fastest:\t0.0000 secs\n  Average:\t0.0003 secs\n  Requests/sec:\t28510.1599\n\nResponse time histogram:\n  ${HUGE} [1]\t|\n  0.001 [5]\t|■\n`],
+    ['ab', 'Server Software:        nginx/1.22.1\nServer Hostname:        127.0.0.1\nServer Port: \uFFFD           18080\n\nDocument Path:          /err500\nDocument Length:        5 bytes\n'],
+    ['tune2fs', 'Inode count:\uFFFD              16384\nBlock count:              65536\n'],
+  ];
+  for (const [kind, text] of cases) {
+    it(kind, () => {
+      const c = parseText(text, { kind });
+      const bad: string[] = [];
+      const walk = (v: unknown, at: string): void => {
+        if (typeof v === 'number' && !Number.isFinite(v)) bad.push(at);
+        else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}[${i}]`));
+        else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${at}.${k}`);
+      };
+      walk(c.metrics, 'metrics');
+      walk(c.facts, 'facts');
+      walk(c.tables, 'tables');
+      c.series.forEach((s) => s.values.forEach((v, i) => { if (v === Infinity || v === -Infinity) bad.push(`series ${s.name}[${i}]`); }));
+      expect(bad).toEqual([]);
+      expect(c.warnings.join('\n')).toMatch(/not readable as finite numbers .* left out: (metric|series|fact|table) /);
+    });
+  }
 });
