@@ -31,6 +31,28 @@ export const MAX_WARNINGS = 200;
 export const MAX_LINE = 64 * 1024;
 /** What cleanLine removes (ANSI escapes start with \x1b, one of them); \n and \r are line breaks. */
 const CONTROL_CHAR = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
+/** How much of the start of a text is looked at to tell its encoding (CaptureStream). */
+const SNIFF_CHARS = 512;
+const NUL_ALL = /\0/g;
+
+/**
+ * Whether `head`, the start of a text, is UTF-16 decoded as UTF-8 (a zero byte beside every ASCII
+ * character; a byte order mark FF FE / FE FF became two U+FFFD): undefined when it is not, else its
+ * byte order and whether the two U+FFFD of a BOM lead it. Needs 16 characters to say yes.
+ */
+export function utf16ReadAsUtf8(head: string): { le: boolean; bom: boolean } | undefined {
+  const bom = head.charCodeAt(0) === 0xfffd && head.charCodeAt(1) === 0xfffd;
+  const s = bom ? head.slice(2) : head;
+  if (s.length < 16) return undefined;
+  let even = 0, odd = 0;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 0) { if (i & 1) odd++; else even++; }
+  const pairs = s.length >> 1;
+  // text: ASCII characters with their zero byte after (LE) or before (BE); a stray NUL is not enough
+  if (odd >= pairs * 0.6 && even <= pairs * 0.1) return { le: true, bom };
+  if (even >= pairs * 0.6 && odd <= pairs * 0.1) return { le: false, bom };
+  return undefined;
+}
+
 /** Below this confidence a capture is kept as plain text. */
 export const MIN_CONFIDENCE = 0.3;
 
@@ -153,8 +175,41 @@ export class CaptureStream {
     }
   }
 
+  /**
+   * The first SNIFF_CHARS characters, held back until there are that many (or the end) to tell a
+   * UTF-16 file read as UTF-8 (see utf16ReadAsUtf8); null once decided.
+   */
+  private sniff: string | null = '';
+  /** the text is UTF-16 read as UTF-8: its zero bytes are dropped before lines are split */
+  private dropNul = false;
+
   /** Feed a chunk of text. Lines end at \n, \r\n or a lone \r (terminal progress output). */
   write(chunk: string): void {
+    if (this.sniff !== null) {
+      this.sniff += chunk;
+      if (this.sniff.length < SNIFF_CHARS) return;
+      chunk = this.decideEncoding();
+    }
+    this.writeText(this.dropNul && chunk.indexOf('\0') !== -1 ? chunk.replace(NUL_ALL, '') : chunk);
+  }
+
+  /** Look at the start of the text: a BOM is dropped, UTF-16 read as UTF-8 is recognized. Returns the text held back. */
+  private decideEncoding(): string {
+    let text = this.sniff!;
+    this.sniff = null;
+    // a UTF-8 byte order mark (Windows Notepad writes one) is not part of the first line
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    const u16 = utf16ReadAsUtf8(text.slice(0, SNIFF_CHARS));
+    if (u16) {
+      this.dropNul = true;
+      if (u16.bom) text = text.slice(2);
+      this.warn(`this file looks like UTF-16 (${u16.le ? 'little-endian, as Windows PowerShell\'s > writes it' : 'big-endian'}) but was read as UTF-8: `
+        + 'it was read with its zero bytes dropped, so characters beyond ASCII are lost (shown as \uFFFD); save it as UTF-8 for an exact read');
+    }
+    return text;
+  }
+
+  private writeText(chunk: string): void {
     const n = chunk.length;
     let start = 0;
     if (this.pendingCR) {
@@ -191,6 +246,7 @@ export class CaptureStream {
   }
 
   end(): ParsedCapture {
+    if (this.sniff !== null) { const held = this.decideEncoding(); this.writeText(this.dropNul ? held.replace(NUL_ALL, '') : held); }
     if (this.partial) { this.feed(this.partial); this.partial = ''; }
     if (!this.sink) this.detectNow();
     let out: ParseOutput;
@@ -199,7 +255,7 @@ export class CaptureStream {
       this.warn(`parser ${this.parser!.id} failed: ${e instanceof Error ? e.message : String(e)}`);
     }
     // the numbers shown are finite, whatever the parser made of a number too long for a double
-    let unsafe = '';
+    let unsafe: string;
     try { unsafe = keepFiniteNumbers(out); } catch (e) { unsafe = `parser ${this.parser!.id} gave a malformed result: ${e instanceof Error ? e.message : String(e)}`; }
     const warnings = [...this.extraWarnings, ...out.warnings.slice(0, MAX_WARNINGS)];
     if (unsafe) warnings.push(unsafe);
