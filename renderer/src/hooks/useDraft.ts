@@ -82,8 +82,13 @@ export interface Draft<T> {
   dirty: boolean;
   /** the draft was kept from before (another visit, a reload) */
   restored: boolean;
-  /** drop the draft: the editor shows the saved value (Discard, and after a successful Save) */
+  /** drop the draft: the editor shows the saved value (Discard) */
   discard: () => void;
+  /**
+   * The draft was saved: it is no longer kept, and the editor follows the saved value when it comes
+   * back (the back end may have tidied it: a title trimmed, a number written out).
+   */
+  committed: () => void;
 }
 
 /**
@@ -100,9 +105,12 @@ export function useDraft<T>(id: string, saved: T): Draft<T> {
 
   // another thing edited, or the notebook's path known: its draft, if one was kept
   if (state.key !== key) {
+    // typed in the moment before the notebook's path was known: kept as the draft
+    const typed = state.key === null && key !== null && !same(state.value, saved);
+    if (typed) write(key, state.value);
     const kept = key === null ? null : read<T>(key);
     const value = kept && !same(kept.value, saved) ? kept.value : saved;
-    setState({ key, value, restored: value !== saved });
+    setState({ key, value, restored: !typed && value !== saved });
   }
 
   // the saved value changed (saved here, or by another window): follow it unless a draft differs
@@ -132,12 +140,19 @@ export function useDraft<T>(id: string, saved: T): Draft<T> {
     });
   }, []);
 
+  const committed = useCallback(() => {
+    setState((s) => {
+      if (s.key !== null) { write(s.key, null); unsaved.delete(s.key); }
+      return s;
+    });
+  }, []);
+
   // a draft shown again after a reload is unsaved in this page too
   const dirty = !same(state.value, saved);
   useEffect(() => {
     if (key === null) return;
-    if (dirty) unsaved.add(key); else { unsaved.delete(key); write(key, null); }
+    if (!dirty) { unsaved.delete(key); write(key, null); } else if (read(key) !== null) unsaved.add(key);
   }, [dirty, key]);
 
-  return { value: state.value, set, dirty, restored: state.restored, discard };
+  return { value: state.value, set, dirty, restored: state.restored, discard, committed };
 }

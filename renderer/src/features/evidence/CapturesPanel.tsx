@@ -3,7 +3,7 @@
  * or paste a tool's output), each with its kind, size, findings and a note, opened with a click,
  * removed with Undo.
  */
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { Experiment, ExperimentCapture } from '../../../../shared/model';
 import type { Severity } from '../../../../shared/capture/types';
@@ -12,6 +12,7 @@ import { useApp } from '../../app/AppContext';
 import { useAction } from '../../app/useAction';
 import { DropZone } from '../../components/DropZone/DropZone';
 import { useUndo } from '../../app/undo';
+import { useDraft } from '../../hooks/useDraft';
 import { useFileDrop } from '../../hooks/useFileDrop';
 import { useImport } from './useImport';
 
@@ -68,7 +69,11 @@ function CaptureRow({ experiment, capture: c }: { experiment: Experiment; captur
   const run = useAction();
   const { record } = useUndo();
   const [editing, setEditing] = useState(false);
-  const [note, setNote] = useState(c.note);
+  // a note typed and not saved is a draft: kept across switching experiment and reloads, and opened again
+  const noteDraft = useDraft(`capture-note:${c.linkId}`, c.note);
+  const note = noteDraft.value;
+  const setNote = noteDraft.set;
+  useEffect(() => { if (noteDraft.restored) setEditing(true); }, [noteDraft.restored]);
   const counts = SEVERITIES.map((s) => [s, c.findings.filter((f) => f.severity === s).length] as const).filter(([, n]) => n > 0);
 
   const remove = async () => {
@@ -80,6 +85,7 @@ function CaptureRow({ experiment, capture: c }: { experiment: Experiment; captur
     e?.preventDefault();
     const old = c.note;
     if (!await run((api) => api.updateCaptureLink(c.linkId, { note }))) return;
+    noteDraft.committed();
     setEditing(false);
     if (note !== old) record({ message: `Note on “${c.name}” changed.`, toast: false, undo: (api) => api.updateCaptureLink(c.linkId, { note: old }) });
   };
@@ -99,7 +105,7 @@ function CaptureRow({ experiment, capture: c }: { experiment: Experiment; captur
         {editing ? (
           <form className="inline-form" onSubmit={(e) => void saveNote(e)}>
             <input aria-label={`Note on ${c.name}`} value={note} autoFocus onChange={(e) => setNote(e.target.value)}
-              onKeyDown={(e) => { if (e.key === 'Escape') { setNote(c.note); setEditing(false); } }} />
+              onKeyDown={(e) => { if (e.key === 'Escape') { noteDraft.discard(); setEditing(false); } }} />
             <button type="submit" className="btn btn-small">Save</button>
           </form>
         ) : (

@@ -46,6 +46,7 @@ export function ExperimentDetail({ experiment, index, profiles, usual, onDeleted
     const old = saved;
     const ok = await run((api) => api.updateExperiment(experiment.id, { ...draft, title: draft.title.trim() }));
     if (!ok) return;
+    kept.committed();
     if (draft.notes.trim()) setPreviewNotes(true);
     record({ message: `Experiment “${ok.title}” edited.`, toast: false, undo: (api) => api.updateExperiment(experiment.id, old) });
   };

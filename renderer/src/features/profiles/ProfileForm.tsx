@@ -7,6 +7,7 @@ import { useAction } from '../../app/useAction';
 import { ByteSizeInput } from '../../components/ByteSizeInput/ByteSizeInput';
 import { describeError } from '../../api';
 import { parseNumber } from '../../lib/format';
+import { useDraft } from '../../hooks/useDraft';
 import { FillFromCaptures } from './FillFromCaptures';
 
 const EMPTY: HardwareProfileInput = {
@@ -52,13 +53,13 @@ function toInput(p: HardwareProfile | null): HardwareProfileInput {
 export function ProfileForm({ profile }: { profile: HardwareProfile | null }) {
   const { api, navigate } = useApp();
   const run = useAction();
-  const [v, setV] = useState<HardwareProfileInput>(() => toInput(profile));
+  // edits not saved yet are a draft: kept across switching profile or view, and reloads
+  const draft = useDraft(`profile:${profile?.id ?? 'new'}`, toInput(profile));
+  const v = draft.value;
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const savedKey = JSON.stringify(toInput(profile));
-  useEffect(() => { setV(JSON.parse(savedKey) as HardwareProfileInput); }, [savedKey]);
-  const dirty = JSON.stringify(v) !== savedKey;
-  const set = (patch: Partial<HardwareProfileInput>) => { setSaved(false); setV((x) => ({ ...x, ...patch })); };
+  const dirty = draft.dirty;
+  const set = (patch: Partial<HardwareProfileInput>) => { setSaved(false); draft.set((x) => ({ ...x, ...patch })); };
   const setDisk = (i: number, patch: Partial<Disk>) => set({ disks: v.disks.map((d, n) => (n === i ? { ...d, ...patch } : d)) });
 
   const save = async (e: FormEvent) => {
@@ -70,6 +71,7 @@ export function ProfileForm({ profile }: { profile: HardwareProfile | null }) {
       ? await run((a) => a.updateProfile(profile.id, input))
       : await run((a) => a.createProfile(input));
     if (result) {
+      draft.committed();
       setSaved(true);
       if (!profile) navigate({ name: 'profiles', profileId: result.id });
     }
@@ -145,7 +147,8 @@ export function ProfileForm({ profile }: { profile: HardwareProfile | null }) {
       {error && <p role="alert" className="error-text">{error}</p>}
       <div className="form-actions start">
         <button type="submit" className="btn btn-primary btn-small" disabled={profile !== null && !dirty}>{profile ? 'Save profile' : 'Create profile'}</button>
-        {profile && dirty && <button type="button" className="btn btn-small" onClick={() => setV(JSON.parse(savedKey) as HardwareProfileInput)}>Discard changes</button>}
+        {dirty && (profile || draft.restored) && <button type="button" className="btn btn-small" onClick={draft.discard}>Discard changes</button>}
+        {dirty && draft.restored && <span className="muted small">Unsaved draft kept from before</span>}
         {saved && !dirty && <span className="muted small" role="status">Saved.</span>}
         {profile && <button type="button" className="btn btn-small btn-danger push-right" onClick={remove}>Delete profile</button>}
       </div>

@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
 import { COMPARATORS } from '../../../../shared/model';
 import type { Comparator, Requirement, RequirementInput } from '../../../../shared/model';
 import { useAction } from '../../app/useAction';
 import { useUndo } from '../../app/undo';
+import { useDraft } from '../../hooks/useDraft';
 import { COMPARATOR_LABELS } from '../../../../shared/format';
 import { editableQuantity, parseQuantity } from '../../../../shared/units';
 import { metricInfo } from '../../../../shared/metrics';
@@ -24,13 +25,17 @@ const emptyRow = (): Row => ({ metric: '', comparator: '>=', threshold: '', unit
 export function RequirementsEditor({ studyId, requirements }: { studyId: number; requirements: Requirement[] }) {
   const run = useAction();
   const { record } = useUndo();
-  const [rows, setRows] = useState<Row[]>(() => requirements.map(toRow));
   const [error, setError] = useState<string | null>(null);
   const saved = JSON.stringify(requirements.map(toRow));
+  const savedRows = useMemo(() => JSON.parse(saved) as Row[], [saved]);
+  // edits not saved yet are a draft: kept across switching study and reloads
+  const draft = useDraft(`requirements:${studyId}`, savedRows);
+  const rows = draft.value;
+  const setRows = draft.set;
 
-  useEffect(() => { setRows(JSON.parse(saved) as Row[]); setError(null); }, [studyId, saved]);
+  useEffect(() => { setError(null); }, [studyId, saved]);
 
-  const dirty = JSON.stringify(rows) !== saved;
+  const dirty = draft.dirty;
   const update = (i: number, patch: Partial<Row>) => setRows((rs) => rs.map((r, n) => (n === i ? { ...r, ...patch } : r)));
 
   const save = async (e: FormEvent) => {
@@ -45,6 +50,7 @@ export function RequirementsEditor({ studyId, requirements }: { studyId: number;
     setError(null);
     const old: RequirementInput[] = requirements.map(({ id: _id, ...r }) => r);
     if (await run((api) => api.setRequirements(studyId, out))) {
+      draft.committed();
       record({ message: 'Requirements changed.', toast: false, undo: (api) => api.setRequirements(studyId, old) });
     }
   };
@@ -81,7 +87,8 @@ export function RequirementsEditor({ studyId, requirements }: { studyId: number;
         <div className="form-actions start">
           <button type="button" className="btn btn-small" onClick={() => setRows((rs) => [...rs, emptyRow()])}>Add requirement</button>
           {dirty && <button type="submit" className="btn btn-primary btn-small">Save requirements</button>}
-          {dirty && <button type="button" className="btn btn-small" onClick={() => setRows(JSON.parse(saved) as Row[])}>Discard</button>}
+          {dirty && <button type="button" className="btn btn-small" onClick={() => { draft.discard(); setError(null); }}>Discard</button>}
+          {dirty && draft.restored && <span className="muted small">Unsaved draft kept from before</span>}
         </div>
       </form>
     </section>

@@ -32,6 +32,7 @@ export function StudyHeader({ study, onExport }: { study: Study; onExport: () =>
     const old = study.goal;
     const ok = await run((api) => api.updateStudy(study.id, { goal }));
     if (!ok) return;
+    goalDraft.committed();
     if (ok.goal !== old) record({ message: `Goal of “${study.title}” changed.`, toast: false, undo: (api) => api.updateStudy(study.id, { goal: old }) });
   };
   const remove = async () => {
