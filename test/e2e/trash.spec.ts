@@ -169,3 +169,32 @@ test('a goal being typed survives switching study and a reload', async ({ page }
   await openStudy(page, 'first study');
   await expect(goal).toHaveValue('the saved goal, and half a thought');
 });
+
+test('experiment notes being typed survive switching study and a reload; Ctrl+Z brings back a removed capture', async ({ page }) => {
+  await createStudy(page, 'notes study');
+  const d = await addExperiment(page, 'baseline');
+  await paste(d, 'iostat-1.txt', 'Device  r/s  w/s\nvda  1.0  2197.0\n');
+  await expect(captureLinks(d)).toHaveCount(1);
+  await d.getByLabel(/^Notes/).fill('fio shows 2197 IOPS; next: check the queue depth');
+  await expect(d.getByText('Unsaved changes')).toBeVisible();
+  await createStudy(page, 'elsewhere');
+  await openStudy(page, 'notes study');
+  await expect(d.getByLabel(/^Notes/)).toHaveValue('fio shows 2197 IOPS; next: check the queue depth');
+  page.on('dialog', (dialog) => void dialog.accept());
+  await page.reload();
+  await openStudy(page, 'notes study');
+  await expect(d.getByLabel(/^Notes/)).toHaveValue('fio shows 2197 IOPS; next: check the queue depth');
+  await expect(d.getByText('Unsaved draft kept from before')).toBeVisible();
+  await d.getByRole('button', { name: 'Save experiment' }).click();
+  await expect(d.getByRole('button', { name: 'Save experiment' })).toBeDisabled();
+
+  await d.getByRole('button', { name: 'Remove iostat-1.txt' }).click();
+  await expect(captureLinks(d)).toHaveCount(0);
+  await page.getByRole('heading', { level: 1, name: 'notes study' }).click();
+  await page.keyboard.press(undoKey);
+  await expect(captureLinks(d)).toHaveCount(1);
+  // the next Ctrl+Z takes back the notes' save
+  await page.keyboard.press(undoKey);
+  await expect(d.getByTestId('notes-preview')).toHaveCount(0);
+  await expect(d.getByLabel(/^Notes/)).toHaveValue('');
+});
