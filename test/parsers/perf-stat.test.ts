@@ -11,6 +11,17 @@ const val = (c: ParsedCapture, name: string, labels?: Record<string, string>): n
   c.metrics.find((m) => m.name === name && JSON.stringify(m.labels ?? {}) === JSON.stringify(labels ?? {}))?.value;
 
 describe('perf-stat parser', () => {
+  it('does not spend quadratic time on a very long line (a 60,000-character line took seconds; found by fuzzing)', () => {
+    const rows = ['                 8      context-switches                 #  717.033 /sec                     ( +- 97.98% )', " Performance counter stats for 'system wide':"];
+    const text = ['', ...rows.map((l) => (l + ' ').repeat(Math.ceil(60_000 / (l.length + 1))).slice(0, 60_000)), rows[0]].join('\n');
+    const started = Date.now();
+    const c = parseText(text, { kind: 'perf-stat' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(c.warnings.filter((w) => /60000 characters, too long for a perf stat line; not read/.test(w))).toHaveLength(2);
+    // the ordinary line after them is still read
+    expect(c.metrics.find((m) => m.name === 'context_switches_total' || m.column === 'context-switches')).toBeDefined();
+  });
+
   it('reads the default report; hardware events <not supported> in this VM are kept as such', () => {
     const c = parseText(read('perf-stat-default.txt'));
     expect(c.kind).toBe('perf-stat');

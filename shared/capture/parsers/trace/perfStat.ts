@@ -7,6 +7,8 @@ import { promptCommand } from '../../text';
 import { emptyOutput, metric, snippet, table, Warnings } from './helpers';
 import { padTo, setSample } from '../../series';
 
+/** perf stat prints lines of at most a few hundred characters (JSON ones included); longer ones are not read */
+const MAX_PERF_LINE = 4096;
 const TITLE = /Performance counter stats for (?:'(.*)'|(system wide)|(process id|thread id|CPU\(s\)) '?([^']*)'?)\s*(?:\((\d+) runs\))?:?\s*$/;
 const NOT = /^<(not supported|not counted)>$/;
 const VALUE = /^[\d.,]+$/;
@@ -75,6 +77,8 @@ class PerfStatSink implements LineSink {
   private notCounted = new Set<string>();
 
   line(text: string, lineNo: number): void {
+    // the comment and title regexes backtrack in time quadratic in a line's length (seconds on 64 KiB)
+    if (text.length > MAX_PERF_LINE) { this.w.add(`line ${lineNo}: ${text.length} characters, too long for a perf stat line; not read`); return; }
     const t = text.trim();
     if (t === '') return;
     const tm = TITLE.exec(t);
