@@ -96,6 +96,8 @@ test('Ctrl+Z restores a deleted experiment, but in a text field it is the field‚
   await addExperiment(page, 'risky step');
   await experimentDetail(page, 'risky step').getByRole('button', { name: 'Delete experiment' }).click();
   await expect(experimentDetail(page, 'risky step')).toHaveCount(0);
+  const deleted = page.getByRole('status').filter({ hasText: /^Experiment ‚Äúrisky step‚Äù deleted/ });
+  await expect(deleted).toBeVisible();
   const list = page.getByRole('region', { name: 'Experiments', exact: true });
   await expect(list.getByRole('button', { name: /^risky step/ })).toHaveCount(0);
 
@@ -111,10 +113,14 @@ test('Ctrl+Z restores a deleted experiment, but in a text field it is the field‚
   await expect(experimentDetail(page, 'risky step')).toBeVisible();
   await expect(list.getByRole('button', { name: /^risky step/ })).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: 'Undone' })).toContainText('risky step');
-  // the toast's Undo button and Ctrl+Z share one list: that change is gone from it
+  // the toast's Undo button and Ctrl+Z share one list: undone by the key, the toast offering it is gone
+  await expect(deleted.getByRole('button', { name: 'Undo' })).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  // the next Ctrl+Z takes back the change before: adding the experiment (it goes to the trash)
+  await page.getByRole('heading', { level: 1, name: 'undo study' }).click();
   await page.keyboard.press(undoKey);
-  await expect(page.getByRole('status').filter({ hasText: 'Nothing to undo' })).toBeVisible();
-  await expect(list.getByRole('button', { name: /^risky step/ })).toBeVisible();
+  await expect(list.getByRole('button', { name: /^risky step/ })).toHaveCount(0);
+  await expect(trashNav(page)).toHaveAccessibleName('Trash, 1 item');
 
   // an edit is undone too: the study's title back to what it was
   await page.getByRole('button', { name: 'Rename' }).click();

@@ -18,6 +18,9 @@ export interface UndoEntry {
 
 interface Held extends UndoEntry { id: number }
 
+/** The toast showing each change with its Undo button, taken away once the change is undone. */
+const toastOf = new Map<number, number>();
+
 /** How many changes are kept (the oldest are forgotten first). */
 const MAX_ENTRIES = 100;
 let stack: Held[] = [];
@@ -28,13 +31,14 @@ const notify = (): void => { for (const fn of [...listeners]) fn(); };
 /** Record a change; returns its id (for its toast's Undo button). */
 export function pushUndo(entry: UndoEntry): number {
   const id = nextId++;
-  stack = [...stack, { ...entry, id }].slice(-MAX_ENTRIES);
+  stack = [...stack, { ...entry, id }];
+  for (const dropped of stack.splice(0, Math.max(0, stack.length - MAX_ENTRIES))) toastOf.delete(dropped.id);
   notify();
   return id;
 }
 
 /** Take a change off the list to undo it: the one with `id`, or the last one. Undefined when it is gone (already undone). */
-export function takeUndo(id?: number): UndoEntry | undefined {
+export function takeUndo(id?: number): (UndoEntry & { id: number }) | undefined {
   const i = id === undefined ? stack.length - 1 : stack.findIndex((e) => e.id === id);
   if (i < 0) return undefined;
   const entry = stack[i]!;
@@ -46,6 +50,7 @@ export function takeUndo(id?: number): UndoEntry | undefined {
 /** Forget every change (another notebook was opened: their ids mean nothing there). */
 export function clearUndo(): void {
   stack = [];
+  toastOf.clear();
   notify();
 }
 
@@ -89,21 +94,24 @@ export const IS_MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test
  */
 export function useUndo() {
   const run = useAction();
-  const { show } = useToasts();
+  const { show, dismiss } = useToasts();
   const undo = useCallback(async (id?: number) => {
     const entry = takeUndo(id);
     if (!entry) {
       if (id === undefined) show({ message: 'Nothing to undo.', timeoutMs: 3000 });
       return false;
     }
+    const toast = toastOf.get(entry.id);
+    toastOf.delete(entry.id);
+    if (toast !== undefined) dismiss(toast);
     const ok = await run(async (api) => { await entry.undo(api); return true; });
     if (ok) show({ message: `Undone: ${entry.message}`, timeoutMs: 5000 });
     return ok === true;
-  }, [run, show]);
+  }, [run, show, dismiss]);
   const record = useCallback((entry: UndoEntry & { toast?: boolean }) => {
     const { toast, ...rest } = entry;
     const id = pushUndo(rest);
-    if (toast !== false) show({ message: rest.message, action: { label: 'Undo', run: () => void undo(id) } });
+    if (toast !== false) toastOf.set(id, show({ message: rest.message, action: { label: 'Undo', run: () => void undo(id) } }));
   }, [show, undo]);
   return { record, undo };
 }

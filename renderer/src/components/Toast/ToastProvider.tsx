@@ -14,9 +14,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const show = useCallback((t: ToastInput) => {
     const id = nextId.current++;
     setToasts((ts) => [...ts.slice(-3), { ...t, id }]);
+    return id;
   }, []);
   const showError = useCallback((message: string) => show({ message, kind: 'error', timeoutMs: 12000 }), [show]);
-  const api = useMemo(() => ({ show, showError }), [show, showError]);
+  const api = useMemo(() => ({ show, showError, dismiss }), [show, showError, dismiss]);
 
   return (
     <ToastContext.Provider value={api}>

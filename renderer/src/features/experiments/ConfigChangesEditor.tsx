@@ -65,7 +65,10 @@ export function ConfigChangesEditor({ experimentId, changes }: { experimentId: n
         label="Add config change"
         initial={EMPTY}
         submitLabel="Add change"
-        onSubmit={async (input) => { await run((api) => api.addConfigChange(experimentId, input)); }}
+        onSubmit={async (input) => {
+          const added = await run((api) => api.addConfigChange(experimentId, input));
+          if (added) record({ message: `Config change ${added.key} added.`, toast: false, undo: (api) => api.deleteConfigChange(added.id) });
+        }}
       />
       <SnapshotDiff experimentId={experimentId} existing={changes} />
     </section>

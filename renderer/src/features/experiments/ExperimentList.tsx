@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { DragEvent, FormEvent, KeyboardEvent, LiHTMLAttributes } from 'react';
 import type { ExperimentSummary } from '../../../../shared/model';
+import { useApp } from '../../app/AppContext';
 import { useAction } from '../../app/useAction';
 import { useUndo } from '../../app/undo';
 import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
@@ -19,6 +20,7 @@ export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
   selectedId: number | null;
   onSelect: (id: number) => void;
 }) {
+  const { navigate } = useApp();
   const run = useAction();
   const { record } = useUndo();
   const [order, setOrder] = useState(experiments);
@@ -82,7 +84,14 @@ export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
       status: 'planned',
       date: new Date().toISOString().slice(0, 10),
     }));
-    if (created) { setNewTitle(''); onSelect(created.id); }
+    if (!created) return;
+    setNewTitle('');
+    onSelect(created.id);
+    record({
+      message: `Experiment “${created.title}” added.`, toast: false,
+      // away from it first (nothing on screen asks for it once it is in the trash), then to the trash
+      undo: async (a) => { navigate({ name: 'study', studyId, experimentId: last?.id ?? null }); await a.deleteExperiment(created.id); },
+    });
   };
 
   return (

@@ -110,7 +110,10 @@ export function MetricsEditor({ experiment, usual, onOpenCapture }: {
         initial={initial}
         usual={usual}
         submitLabel="Add metric"
-        onSubmit={async (input) => { await run((api) => api.addResultMetric(experiment.id, input)); }}
+        onSubmit={async (input) => {
+          const added = await run((api) => api.addResultMetric(experiment.id, input));
+          if (added) record({ message: `Result ${added.name} added.`, toast: false, undo: (api) => api.deleteResultMetric(added.id) });
+        }}
       />
     </section>
   );

@@ -8,6 +8,7 @@ import { ByteSizeInput } from '../../components/ByteSizeInput/ByteSizeInput';
 import { describeError } from '../../api';
 import { parseNumber } from '../../lib/format';
 import { useDraft } from '../../hooks/useDraft';
+import { useUndo } from '../../app/undo';
 import { FillFromCaptures } from './FillFromCaptures';
 
 const EMPTY: HardwareProfileInput = {
@@ -53,6 +54,7 @@ function toInput(p: HardwareProfile | null): HardwareProfileInput {
 export function ProfileForm({ profile }: { profile: HardwareProfile | null }) {
   const { api, navigate } = useApp();
   const run = useAction();
+  const { record } = useUndo();
   // edits not saved yet are a draft: kept across switching profile or view, and reloads
   const draft = useDraft(`profile:${profile?.id ?? 'new'}`, toInput(profile));
   const v = draft.value;
@@ -73,6 +75,10 @@ export function ProfileForm({ profile }: { profile: HardwareProfile | null }) {
     if (result) {
       draft.committed();
       setSaved(true);
+      if (profile) {
+        const old = toInput(profile);
+        record({ message: `Profile “${profile.name}” edited.`, toast: false, undo: (a) => a.updateProfile(profile.id, old) });
+      }
       if (!profile) navigate({ name: 'profiles', profileId: result.id });
     }
   };
