@@ -24,7 +24,7 @@ export function NotebookBar() {
         <div className="menu-items" role="group" aria-label="Notebook upkeep">
           <button type="button" className="btn btn-small" disabled={busy} title="Parse every stored capture again with this version's parsers"
             onClick={(e) => { e.currentTarget.closest('details')?.removeAttribute('open'); void reparseAll(); }}>Re-parse all captures</button>
-          <button type="button" className="btn btn-small" disabled={busy} title="Give the space of removed captures back to the disk (removals can no longer be undone)"
+          <button type="button" className="btn btn-small" disabled={busy} title="Give the space of captures removed from the notebook back to the disk (empty the trash first to include the ones it holds)"
             onClick={(e) => { e.currentTarget.closest('details')?.removeAttribute('open'); void compact(); }}>Compact notebook</button>
         </div>
       </details>
