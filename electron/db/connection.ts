@@ -3,7 +3,7 @@
  * Everything else receives a `Db` and runs queries on it.
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, openSync, readSync, closeSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, openSync, readSync, closeSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { TunebookError } from '../../shared/api';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations/index';
@@ -76,6 +76,7 @@ export function openNotebookDb(file: string, opts: OpenOptions = {}): Db {
       let peek;
       try { peek = peekVersion(abs); } catch (e) {
         if (isDiskFull(e)) throw diskFullRefusal(abs, e);
+        if (isReadOnly(e, abs)) throw readOnlyRefusal(abs);
         throw new TunebookError('refused', `${abs} could not be read as a notebook (${e instanceof Error ? e.message : String(e)}); it was left untouched`);
       }
       if (peek.version > latest) {
@@ -100,35 +101,90 @@ export function openNotebookDb(file: string, opts: OpenOptions = {}): Db {
     db = new Database(abs, nativeBinding());
   } catch (e) {
     if (isDiskFull(e)) throw diskFullRefusal(abs, e);
+    if (isReadOnly(e, abs)) throw readOnlyRefusal(abs);
     throw new TunebookError('refused', `${abs} could not be opened (${e instanceof Error ? e.message : String(e)})`);
   }
+  let from = 0;
+  let backup: string | null = null;
   try {
+    db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
+    from = schemaVersion(db);
+    // an upgrade of a notebook that holds data starts from a copy of it (kept: the way back)
+    if (from > 0 && from < latest) backup = backupBeforeUpgrade(db, abs, from);
     migrate(db, migrations, latest);
   } catch (e) {
     db.close();
+    if (e instanceof TunebookError) throw e;
+    if (isReadOnly(e, abs)) throw readOnlyRefusal(abs);
     if (isDiskFull(e)) throw diskFullRefusal(abs, e);
+    if (backup) {
+      throw new TunebookError('internal', `upgrading ${path.basename(abs)} from notebook schema ${from} to ${latest} failed (${e instanceof Error ? e.message : String(e)}); it was left as it was, and the copy taken before the upgrade is at ${backup}`);
+    }
     throw e;
   }
   return db;
 }
 
-/** Apply every pending migration, each in its own transaction, recording user_version. */
+function readOnlyRefusal(abs: string): TunebookError {
+  return new TunebookError('refused', `${abs} is read-only (or its folder is): Tunebook writes to its notebook as you work. Make it writable, or copy it to a folder you can write to. It was left unchanged.`);
+}
+
+/** A failure to open or write that comes from the file or its folder being read-only (a read-only mount, no write permission). */
+function isReadOnly(e: unknown, abs: string): boolean {
+  const code = String((e as { code?: unknown } | null)?.code ?? '');
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') return true;
+  if (code !== 'SQLITE_CANTOPEN' && code !== 'EACCES' && code !== 'EPERM') return false;
+  try {
+    accessSync(path.dirname(abs), constants.W_OK);
+    if (existsSync(abs)) accessSync(abs, constants.W_OK);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * A copy of the notebook as it is before an upgrade, beside it as `<file>.schema-<n>.bak`: written
+ * whole to a temporary name first (VACUUM INTO: a consistent copy, also of what sits in the WAL),
+ * then renamed, so a copy under that name is always complete. Refused, with nothing changed, when
+ * the disk cannot hold it.
+ */
+export function backupBeforeUpgrade(db: Db, abs: string, from: number): string {
+  const backup = `${abs}.schema-${from}.bak`;
+  const partial = `${backup}.partial`;
+  rmSync(partial, { force: true });
+  try {
+    db.prepare('VACUUM INTO ?').run(partial);
+    renameSync(partial, backup);
+  } catch (e) {
+    rmSync(partial, { force: true });
+    if (isDiskFull(e)) {
+      throw new TunebookError('refused', `${path.basename(abs)} needs an upgrade, and a copy of it is taken first, but the disk is full. Free about ${Math.ceil(statSync(abs).size / 1024 / 1024)} MiB and open it again; it was left unchanged.`);
+    }
+    throw new TunebookError('refused', `${path.basename(abs)} needs an upgrade, and the copy taken first could not be written beside it (${e instanceof Error ? e.message : String(e)}); it was left unchanged.`);
+  }
+  return backup;
+}
+
+/**
+ * Apply every pending migration, all in one transaction: the notebook is upgraded whole or, if any
+ * step fails (or the process is killed), stays at the version it had. Returns the version reached.
+ */
 export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS, target = migrations.length): number {
-  let version = db.pragma('user_version', { simple: true }) as number;
-  for (const m of migrations) {
-    if (m.version <= version || m.version > target) continue;
-    if (m.version !== version + 1) throw new Error(`cannot migrate from schema ${version} to ${m.version}`);
-    db.transaction(() => {
+  return db.transaction(() => {
+    let version = db.pragma('user_version', { simple: true }) as number;
+    for (const m of migrations) {
+      if (m.version <= version || m.version > target) continue;
+      if (m.version !== version + 1) throw new Error(`cannot migrate from schema ${version} to ${m.version}`);
       db.exec(m.up);
       m.run?.(db);
       db.pragma(`user_version = ${m.version}`);
-    })();
-    version = m.version;
-  }
-  return version;
+      version = m.version;
+    }
+    return version;
+  }).immediate();
 }
 
 export function schemaVersion(db: Db): number {

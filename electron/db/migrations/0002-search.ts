@@ -14,16 +14,27 @@ const ftsRow = {
 };
 const tables = { study: 'study', experiment: 'experiment', config: 'config_change', profile: 'profile' } as const;
 
+/**
+ * The update trigger of schemas 2 to 5. Its DELETE scans the whole index (no rowid to look up), so a
+ * migration that updates every row of a table without changing what is indexed (0005) drops it for
+ * that update and makes it again with this.
+ */
+export function ftsUpdateTrigger(kind: keyof typeof tables): string {
+  const t = tables[kind];
+  return `
+    CREATE TRIGGER ${t}_fts_update AFTER UPDATE ON ${t} BEGIN
+      DELETE FROM search_index WHERE kind = '${kind}' AND ref_id = OLD.id;
+      INSERT INTO search_index (kind, ref_id, study_id, experiment_id, profile_id, title, body) VALUES (${ftsRow[kind]});
+    END;`;
+}
+
 function triggers(kind: keyof typeof tables): string {
   const t = tables[kind];
   return `
     CREATE TRIGGER ${t}_fts_insert AFTER INSERT ON ${t} BEGIN
       INSERT INTO search_index (kind, ref_id, study_id, experiment_id, profile_id, title, body) VALUES (${ftsRow[kind]});
     END;
-    CREATE TRIGGER ${t}_fts_update AFTER UPDATE ON ${t} BEGIN
-      DELETE FROM search_index WHERE kind = '${kind}' AND ref_id = OLD.id;
-      INSERT INTO search_index (kind, ref_id, study_id, experiment_id, profile_id, title, body) VALUES (${ftsRow[kind]});
-    END;
+    ${ftsUpdateTrigger(kind)}
     CREATE TRIGGER ${t}_fts_delete AFTER DELETE ON ${t} BEGIN
       DELETE FROM search_index WHERE kind = '${kind}' AND ref_id = OLD.id;
     END;`;
