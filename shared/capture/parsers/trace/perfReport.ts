@@ -131,6 +131,8 @@ class PerfReportSink implements LineSink {
     if (cells.some((c, i) => i < cells.length - 1 && c === '') || /\S$/.test(text.slice(0, (spans[1]?.start ?? 1) - 1))) {
       const parts = text.trim().split(/\s{2,}/);
       if (parts.length >= spans.length) { cells.length = 0; cells.push(...parts.slice(0, spans.length - 1), parts.slice(spans.length - 1).join('  ')); }
+      // a row cut short ("    2.94%  ls") and shifted: its percentage is not where the header says; take its words in order
+      else if (!/^-?[\d.]+%?$/.test(cells[0]!) && /^-?[\d.]+%$/.test(parts[0]!)) { cells.length = 0; cells.push(...parts, ...Array<string>(spans.length - parts.length).fill('')); }
     }
     for (let i = 0; i < cells.length; i++) {
       const k = this.entryKeys[i]!;
