@@ -6,11 +6,11 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Backend, APP_VERSION, defaultNotebookPath } from '../services/backend';
-import { expandPaths, parseFiles } from '../services/captureFiles';
+import { parseFiles, parsePaths, readProblem } from '../services/captureFiles';
 import { isLoopback, startHttpHost } from '../host/httpHost';
 import { servedAccess } from '../services/hostPaths';
 import { userDataDir } from '../services/paths';
-import { storeError } from '../services/errors';
+import { isDiskFull } from '../db/diskFull';
 import { PARSERS } from '../../shared/capture/registry';
 import { toCaptureJson } from '../../shared/capture/json';
 import { summarizeSeries } from '../../shared/capture/series';
@@ -71,7 +71,11 @@ Usage:
   tunebook vacuum [--notebook FILE]   give the space of removed captures back to the disk
   tunebook --version | --help
 
-Environment: TUNEBOOK_USER_DATA sets the folder for the default notebook and the recent list.
+Environment: TUNEBOOK_USER_DATA sets the folder for the default notebook and the recent list;
+TUNEBOOK_DEBUG=1 prints the stack of an internal error.
+
+Exit status: 0 done; 1 something was not read or stored (each said on stderr), or an internal
+error; 2 a mistake in the command (a missing file, a bad option, not a notebook …).
 `;
 
 function rendererDir(): string {
@@ -153,6 +157,10 @@ function printHuman(c: ParsedCapture): void {
   if (c.warnings.length > 10) console.log(`  … ${c.warnings.length - 10} more warnings`);
 }
 
+function checkKind(kind: string): void {
+  if (kind !== 'text' && !PARSERS.some((p) => p.id === kind)) throw new TunebookError('invalid', `unknown kind "${kind}"; see tunebook parse --kinds`);
+}
+
 async function parse(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
     json: { type: 'boolean' }, series: { type: 'boolean' }, tables: { type: 'boolean' }, kind: { type: 'string' }, kinds: { type: 'boolean' },
@@ -162,26 +170,35 @@ async function parse(argv: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length === 0) throw new TunebookError('invalid', 'give one or more capture files or folders: tunebook parse FILE...');
-  if (values.kind && values.kind !== 'text' && !PARSERS.some((p) => p.id === values.kind)) {
-    throw new TunebookError('invalid', `unknown kind "${values.kind}"; see tunebook parse --kinds`);
-  }
+  if (values.kind) checkKind(values.kind);
   for (const p of positionals) if (!existsSync(p)) throw new TunebookError('not-found', `no such file or folder: ${p}`);
-  const files = expandPaths(positionals);
-  if (files.length === 0) throw new TunebookError('invalid', 'no files found in the given folders');
-  const parsed = await parseFiles(files, values.kind ? { kind: values.kind } : {});
+  // one entry per file found, and one per entry that could not be read (a dangling link, a loop, a pipe in a folder …)
+  const parsed = await parsePaths(positionals, values.kind ? { kind: values.kind } : {});
+  if (parsed.length === 0) throw new TunebookError('invalid', 'no files found in the given folders');
   if (values.json) {
-    const out = parsed.map((c) => toCaptureJson(c, { series: values.series === true, tables: values.tables === true }));
-    process.stdout.write(JSON.stringify(out.length === 1 && positionals.length === 1 && files[0] === positionals[0] ? out[0] : out, null, 2) + '\n');
+    const out = parsed.map((p) => ({
+      ...toCaptureJson(p.capture, { series: values.series === true, tables: values.tables === true }),
+      ...(p.skipped !== undefined ? { skipped: p.skipped } : {}),
+    }));
+    const oneFile = out.length === 1 && positionals.length === 1 && !isFolder(positionals[0]!);
+    process.stdout.write(JSON.stringify(oneFile ? out[0] : out, null, 2) + '\n');
   } else {
-    parsed.forEach(printHuman);
+    for (const p of parsed) if (p.skipped === undefined) printHuman(p.capture);
   }
-  return 0;
+  const skipped = parsed.filter((p) => p.skipped !== undefined);
+  for (const p of skipped) console.error(`tunebook: skipped: ${oneLine(p.skipped!)}`);
+  return skipped.length ? 1 : 0;
+}
+
+function isFolder(p: string): boolean {
+  try { return statSync(p).isDirectory(); } catch { return false; }
 }
 
 async function diff(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, kind: { type: 'string' } } });
   if (positionals.length !== 2) throw new TunebookError('invalid', 'give two settings snapshots: tunebook diff BEFORE AFTER');
   for (const p of positionals) if (!existsSync(p)) throw new TunebookError('not-found', `no such file: ${p}`);
+  if (values.kind) checkKind(values.kind);
   const [before, after] = await parseFiles(positionals, values.kind ? { kind: values.kind } : {});
   const result = compareSnapshots([{ name: before!.file ?? positionals[0]!, capture: toCaptureJson(before!) }], [{ name: after!.file ?? positionals[1]!, capture: toCaptureJson(after!) }]);
   if (!result.ok) throw new TunebookError('invalid', result.error);
@@ -201,10 +218,30 @@ function notebookFile(value: string | undefined): string {
   return path.resolve(value ?? defaultNotebookPath(userDataDir()));
 }
 
+/**
+ * Open the notebook (created when missing). What the notebook layer does not already say plainly
+ * (a lock held by another program, a file SQLite cannot open such as /proc/self/environ, a full
+ * disk) becomes one sentence naming the file.
+ */
+function openBackend(file: string): Backend {
+  try {
+    return new Backend({ notebookPath: file, userDataDir: userDataDir() });
+  } catch (e) {
+    if (e instanceof TunebookError) throw e;
+    const code = String((e as { code?: unknown } | null)?.code ?? '');
+    const detail = e instanceof Error ? e.message : String(e);
+    if (isDiskFull(e)) throw new TunebookError('refused', `The disk holding ${file} is full: the notebook could not be opened. Free some space and try again.`);
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_BUSY_')) throw new TunebookError('refused', `${file} is locked by another program; try again when it is done.`);
+    if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM' || code.startsWith('SQLITE_READONLY')) throw new TunebookError('refused', `${file} cannot be opened for writing (read-only or permission denied).`);
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new TunebookError('refused', `${file} is not a Tunebook notebook, or it is damaged; it was left untouched.`);
+    throw new TunebookError('refused', `${file} could not be opened as a notebook (${detail}).`);
+  }
+}
+
 /** Open an existing notebook (commands that only read or tidy one never create it). */
 function openExisting(file: string): Backend {
   if (!existsSync(file)) throw new TunebookError('not-found', `no notebook at ${file} (give one with --notebook FILE)`);
-  return new Backend({ notebookPath: file, userDataDir: userDataDir() });
+  return openBackend(file);
 }
 
 function findStudy(studies: StudySummary[], ref: string): StudySummary | undefined {
@@ -241,12 +278,8 @@ async function importCommand(argv: string[]): Promise<number> {
   if (!values.experiment?.trim()) throw new TunebookError('invalid', 'name the experiment: tunebook import --study TITLE --experiment TITLE FILE...');
   if (positionals.length === 0) throw new TunebookError('invalid', 'give one or more capture files or folders to import');
   for (const p of positionals) if (!existsSync(p)) throw new TunebookError('not-found', `no such file or folder: ${p}`);
-  let backend: Backend;
-  try {
-    backend = new Backend({ notebookPath: notebookFile(values.notebook), userDataDir: userDataDir() });
-  } catch (e) {
-    throw storeError(e, positionals.map((p) => path.basename(p)).join(', '));
-  }
+  if (values.kind) checkKind(values.kind);
+  const backend = openBackend(notebookFile(values.notebook));
   const done = progressPrinter(backend);
   try {
     const api = backend.api;
@@ -268,7 +301,8 @@ async function importCommand(argv: string[]): Promise<number> {
       }
       if (result.result) console.log(`  result: ${resultText(result.result)} from ${result.result.source?.captureName ?? 'a capture'}`);
     }
-    for (const f of result.failed) console.error(`tunebook: not imported: ${f.name}: ${f.message}`);
+    // the message names the file as a rule ("run1/fifo is a named pipe …"); the name is added when it does not
+    for (const f of result.failed) console.error(`tunebook: not imported: ${f.message.includes(f.name) ? '' : `${f.name}: `}${oneLine(f.message)}`);
     return result.failed.length ? 1 : 0;
   } finally {
     done();
@@ -352,7 +386,7 @@ async function importBundleCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new TunebookError('invalid', 'give one bundle: tunebook import-bundle PATH');
   const file = path.resolve(positionals[0]!);
   if (!existsSync(file)) throw new TunebookError('not-found', `no such file: ${positionals[0]}`);
-  const backend = new Backend({ notebookPath: notebookFile(values.notebook), userDataDir: userDataDir() });
+  const backend = openBackend(notebookFile(values.notebook));
   const done = progressPrinter(backend);
   try {
     const r = await (backend.api.importBundle({ path: file }) as unknown as Promise<BundleImportResult>);
@@ -425,18 +459,55 @@ async function main(argv: string[]): Promise<number> {
     case 'vacuum':
       return maintenance(rest, 'vacuum');
     default:
-      console.error(`tunebook: unknown command "${cmd}"\n`);
-      process.stderr.write(HELP);
-      return 2;
+      throw new TunebookError('invalid', `unknown command "${cmd}" (see tunebook --help)`);
   }
 }
 
-main(process.argv.slice(2)).then((code) => { if (code >= 0) process.exitCode = code; }, (e: unknown) => {
-  if (e instanceof TunebookError || (e instanceof Error && (e as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')) {
-    console.error(`tunebook: ${e.message}`);
-    process.exitCode = 2;
-  } else {
-    console.error(e);
-    process.exitCode = 1;
+/** A message on one line (an error from a library may hold several). */
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}
+
+const DEBUG = /^(1|true|yes)$/i.test(process.env.TUNEBOOK_DEBUG ?? '');
+
+/**
+ * What the user sees when a command fails: one line on stderr and a non-zero status. A mistake of
+ * the user's (a bad option, a missing or unreadable file, not a notebook, a full disk) is said as
+ * it is; anything else is an internal error with a hint. The stack only with TUNEBOOK_DEBUG=1.
+ */
+function failure(e: unknown): { line: string; status: number } {
+  const code = String((e as { code?: unknown } | null)?.code ?? '');
+  // a TunebookError, also one rebuilt from a worker's message (recognised by name)
+  const tunebook = e instanceof Error && e.name === 'TunebookError' && typeof (e as { code?: unknown }).code === 'string';
+  if (tunebook && code !== 'internal') return { line: e.message, status: 2 };
+  // node:util parseArgs: an unknown option, a missing value, a positional where none is taken
+  if (code.startsWith('ERR_PARSE_ARGS_')) return { line: `${(e as Error).message} (see tunebook --help)`, status: 2 };
+  if (isDiskFull(e)) return { line: 'The disk is full: nothing more was written. Free some space and try again.', status: 1 };
+  if (code === 'EADDRINUSE' || code === 'EADDRNOTAVAIL' || ((code === 'EACCES' || code === 'EPERM') && (e as { syscall?: unknown }).syscall === 'listen')) {
+    const where = `${String((e as { address?: unknown }).address ?? '')}:${String((e as { port?: unknown }).port ?? '')}`;
+    return { line: `cannot listen on ${where}: ${code === 'EADDRINUSE' ? 'the port is in use' : code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : 'permission denied'}; choose another with --port or --host`, status: 2 };
   }
+  if (code === 'EPIPE') return { line: 'the output was closed before everything was written', status: 1 };
+  const file = (e as { path?: unknown } | null)?.path;
+  if (/^E[A-Z]+$/.test(code) && typeof file === 'string') return { line: readProblem(e, file).message, status: 2 };
+  const message = e instanceof Error ? e.message : String(e);
+  return { line: `internal error: ${message} (run with TUNEBOOK_DEBUG=1 for details)`, status: 1 };
+}
+
+function fail(e: unknown): void {
+  const f = failure(e);
+  process.stderr.write(`tunebook: ${oneLine(f.line)}\n`);
+  if (DEBUG && e instanceof Error) process.stderr.write(`${e.stack ?? ''}\n`);
+  process.exitCode = f.status;
+}
+
+// `tunebook parse --json DIR | head`: a reader that stops early is not an error of ours
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  fail(e);
+  process.exit();
 });
+// a failure outside the command's promise (an event, a timer) is said the same way
+process.on('uncaughtException', (e) => { fail(e); process.exit(); });
+
+main(process.argv.slice(2)).then((code) => { if (code >= 0) process.exitCode = code; }, fail);

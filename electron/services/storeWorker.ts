@@ -15,6 +15,7 @@ import * as q from '../db/queries';
 import { commitStaged, hashFile, linkStored, reparseCapture, removeQuietly, stageCapture } from './captureStore';
 import type { LinkOptions } from './captureStore';
 import { storeError } from './errors';
+import { sparseProblem } from './captureFiles';
 import { NotebookService } from './notebookService';
 import { resultProposal } from './proposals';
 import { serveJobs } from './workerProtocol';
@@ -79,8 +80,12 @@ async function importFiles(job: Extract<StoreJob, { op: 'import' }>, emit: (e: S
       progress({ task: 'import', file: f.name, index, count, read: 0, total: 1 });
       try {
         const e = service.experimentById(job.experimentId);
+        const st = statSync(f.path);
+        // a sparse file (100 GiB of holes) is refused before minutes of zero bytes are hashed and stored
+        const sparse = await sparseProblem(f.path, st, f.name);
+        if (sparse) throw sparse;
         // bytes the notebook may already hold (a capture of the same size): hash first, and only link them
-        if (cq.hasCaptureOfSize(db, statSync(f.path).size)) {
+        if (cq.hasCaptureOfSize(db, st.size)) {
           const known = cq.captureIdBySha(db, await hashFile(f.path, onProgress));
           if (known !== undefined) { stored(linkStored(db, known, e.id, f.name, acceptResult(e.id)), e.studyId); continue; }
         }
