@@ -217,20 +217,6 @@ export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && (ERROR_CODES as readonly string[]).includes(code);
 }
 
-/**
- * Errors that cross Electron's contextBridge keep only their message (the class and properties
- * such as `code` are dropped: electron/electron#25596), so the preload writes the code into the
- * message as "[code] message" and the renderer reads it back with decodeErrorMessage.
- */
-export function encodeErrorMessage(code: ErrorCode, message: string): string {
-  return `[${code}] ${message}`;
-}
-
-export function decodeErrorMessage(text: string): { code: ErrorCode; message: string } | null {
-  const m = /^\[([a-z-]+)\] ([\s\S]*)$/.exec(text);
-  return m && isErrorCode(m[1]) ? { code: m[1], message: m[2] ?? '' } : null;
-}
-
 /** An error a user can act on (bad input, not found, refused). Hosts carry `code` and `message` across. */
 export class TunebookError extends Error {
   constructor(readonly code: ErrorCode, message: string) {
@@ -239,5 +225,4 @@ export class TunebookError extends Error {
   }
 }
 
-/** The wire form of an error, over IPC and HTTP. */
-export interface ApiErrorBody { error: { code: string; message: string } }
+/* The wire form of answers and errors, over IPC, HTTP and worker threads: shared/envelope.ts. */

@@ -9,7 +9,7 @@
  * — a worker, a vm context — recognised by its name); anything else is `internal`, and its message
  * is passed on so a user can report it.
  */
-import { TunebookError, isErrorCode, type ErrorCode } from './api';
+import { TunebookError, isErrorCode, type ApiMethodName, type ApiMethods, type ErrorCode, type TunebookApi } from './api';
 
 export interface ApiSuccess<T = unknown> { ok: true; result: T }
 export interface ApiFailure { ok: false; error: { code: ErrorCode; message: string } }
@@ -47,3 +47,16 @@ export function resultOf<T = unknown>(envelope: unknown, from = 'the Tunebook ho
 function throwError(code: ErrorCode, message: string): never {
   throw new TunebookError(code, message);
 }
+
+/**
+ * What the Electron preload exposes as `window.tunebook`: each method answers with the envelope
+ * itself, never a rejected Error — contextBridge copies a plain object whole but keeps only the
+ * message of an Error (electron/electron#25596) — and the renderer reads it with resultOf.
+ */
+export type BridgeApi<FileT = unknown> = {
+  [M in ApiMethodName]: (...args: Parameters<ApiMethods[M]>) => Promise<ApiEnvelope<ReturnType<ApiMethods[M]>>>
+} & {
+  on: TunebookApi['on'];
+  /** absolute path of a dropped or chosen File ('' when it has none, e.g. a pasted blob) */
+  getPathForFile(file: FileT): string;
+};

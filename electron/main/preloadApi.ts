@@ -3,15 +3,15 @@
  * from the contract. Electron modules are passed in (only `import type` here), so the shape is
  * unit-tested without Electron; preload.ts is the three-line entry that wires the real ones.
  *
- * Errors: main answers with an envelope (ipc.ts). A failed call rejects with an Error whose `code`
- * is the TunebookError code and whose message starts with `[<code>] `. The prefix is there because
- * contextBridge rebuilds errors that cross into the page from their message alone (custom
- * properties such as `code` are dropped: electron/electron#25596); `reviveBridgeError` reads it back.
+ * Each method answers with the API's envelope (shared/envelope.ts) as main sent it — a result the
+ * read worker serialised is parsed here, off the main process — and never rejects: an Error that
+ * crosses the contextBridge keeps only its message, an envelope arrives whole. The renderer reads
+ * it with resultOf (renderer/src/api/index.ts).
  */
 import type { IpcRendererEvent } from 'electron';
-import type { ApiEvents, TunebookApi } from '../../shared/api';
-import { API_EVENTS, API_METHODS, decodeErrorMessage, encodeErrorMessage, isErrorCode, type ErrorCode, type TunebookError } from '../../shared/api';
-import { resultOf } from '../../shared/envelope';
+import type { ApiEvents } from '../../shared/api';
+import { API_EVENTS, API_METHODS, isErrorCode } from '../../shared/api';
+import { failureOf, type ApiEnvelope, type BridgeApi } from '../../shared/envelope';
 import type { IpcEnvelope } from './channels';
 import { eventChannel, methodChannel } from './channels';
 
@@ -25,43 +25,22 @@ export interface WebUtilsLike {
   getPathForFile(file: File): string;
 }
 
-export type PreloadApi = TunebookApi & {
-  /** absolute path of a dropped or picked File ('' when it has none, e.g. a pasted blob) */
-  getPathForFile(file: File): string;
-};
+export type PreloadApi = BridgeApi<File>;
 
-export interface BridgeError extends Error {
-  code: ErrorCode;
-}
-
-/** Builds the error a failed call rejects with (see the module comment for the message prefix). */
-export function bridgeError(code: string, message: string): BridgeError {
-  const known: ErrorCode = isErrorCode(code) ? code : 'internal';
-  const err = new Error(encodeErrorMessage(known, message)) as BridgeError;
-  err.name = 'TunebookError';
-  err.code = known;
-  return err;
-}
-
-/**
- * Reads `code` and the clean message back from an error that crossed the contextBridge.
- * (The renderer's API client does the same with decodeErrorMessage.)
- */
-export function reviveBridgeError(err: unknown): { code: ErrorCode; message: string } | null {
-  const msg = err instanceof Error ? err.message : typeof err === 'string' ? err : null;
-  return msg === null ? null : decodeErrorMessage(msg);
-}
-
-/** The result of a reply from main (shared/envelope.ts), or the error it reports, made to survive the contextBridge. */
-export function unwrapEnvelope(envelope: unknown): unknown {
-  const env = envelope as IpcEnvelope | null;
-  if (env !== null && typeof env === 'object' && env.ok === true && 'json' in env) return JSON.parse(env.json) as unknown;
+/** Main's reply as the API's envelope: JSON text of the read worker parsed; anything malformed an internal failure. */
+export function toEnvelope(reply: unknown): ApiEnvelope {
+  const env = reply as IpcEnvelope | null;
   try {
-    return resultOf(envelope, 'the Tunebook main process');
+    if (env !== null && typeof env === 'object') {
+      if (env.ok === true) return 'json' in env ? { ok: true, result: JSON.parse(env.json) as unknown } : { ok: true, result: env.result };
+      if (env.ok === false && typeof env.error === 'object' && env.error !== null) {
+        return { ok: false, error: { code: isErrorCode(env.error.code) ? env.error.code : 'internal', message: String(env.error.message ?? 'Unknown error') } };
+      }
+    }
   } catch (e) {
-    const err = e as TunebookError;
-    throw bridgeError(err.code, err.message);
+    return failureOf(e);
   }
+  return { ok: false, error: { code: 'internal', message: 'Malformed reply from the Tunebook main process' } };
 }
 
 export function isApiEvent(name: unknown): name is keyof ApiEvents {
@@ -69,10 +48,17 @@ export function isApiEvent(name: unknown): name is keyof ApiEvents {
 }
 
 export function buildPreloadApi(ipcRenderer: IpcRendererLike, webUtils: WebUtilsLike): PreloadApi {
-  const methods: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  const methods: Record<string, (...args: unknown[]) => Promise<ApiEnvelope>> = {};
   for (const name of API_METHODS) {
     const channel = methodChannel(name);
-    methods[name] = async (...args: unknown[]) => unwrapEnvelope(await ipcRenderer.invoke(channel, ...args));
+    methods[name] = async (...args: unknown[]) => {
+      try {
+        return toEnvelope(await ipcRenderer.invoke(channel, ...args));
+      } catch (e) {
+        // the call never reached a handler (no handler, arguments that cannot be cloned)
+        return failureOf(e);
+      }
+    };
   }
 
   const on = <E extends keyof ApiEvents>(event: E, listener: (payload: ApiEvents[E]) => void): (() => void) => {
@@ -93,7 +79,7 @@ export function buildPreloadApi(ipcRenderer: IpcRendererLike, webUtils: WebUtils
   const getPathForFile = (file: File): string => webUtils.getPathForFile(file);
 
   const api = {
-    ...(methods as unknown as Omit<TunebookApi, 'on'>),
+    ...(methods as unknown as Omit<PreloadApi, 'on' | 'getPathForFile'>),
     on,
     getPathForFile,
   } satisfies PreloadApi;

@@ -3,7 +3,7 @@ import type { ApiEvents, ApiMethodName } from '../../shared/api';
 import { API_EVENTS, API_METHODS, TunebookError } from '../../shared/api';
 import type { AppWebContentsLike, BackendLike, InvokeEventLike } from '../../electron/main/ipc';
 import { JsonText } from '../../electron/services/workerReads';
-import { unwrapEnvelope } from '../../electron/main/preloadApi';
+import { toEnvelope } from '../../electron/main/preloadApi';
 import { forwardEvents, handleInvoke, isTrustedSender, registerApiHandlers } from '../../electron/main/ipc';
 import { failureOf, resultOf } from '../../shared/envelope';
 
@@ -110,7 +110,7 @@ describe('handleInvoke', () => {
     b.impl = () => Promise.resolve(new JsonText('{"study":{"id":3},"experiments":[]}'));
     const env = await handleInvoke('tunebook:studyOutline', goodEvent(), [3], deps(b));
     expect(env).toEqual({ ok: true, json: '{"study":{"id":3},"experiments":[]}' });
-    expect(unwrapEnvelope(structuredClone(env))).toEqual({ study: { id: 3 }, experiments: [] });
+    expect(toEnvelope(structuredClone(env))).toEqual({ ok: true, result: { study: { id: 3 }, experiments: [] } });
   });
 
   it('wraps TunebookError as { ok: false, error: { code, message } }', async () => {

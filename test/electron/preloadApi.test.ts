@@ -2,7 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import type { IpcRendererEvent } from 'electron';
 import { API_EVENTS, API_METHODS } from '../../shared/api';
 import type { IpcRendererLike } from '../../electron/main/preloadApi';
-import { bridgeError, buildPreloadApi, reviveBridgeError, unwrapEnvelope } from '../../electron/main/preloadApi';
+import { buildPreloadApi, toEnvelope } from '../../electron/main/preloadApi';
+import { resultOf } from '../../shared/envelope';
+import { TunebookError } from '../../shared/api';
 
 type Listener = (event: IpcRendererEvent, ...args: unknown[]) => void;
 
@@ -36,31 +38,33 @@ describe('buildPreloadApi', () => {
     expect(api).not.toHaveProperty('ipcRenderer');
   });
 
-  it('each method invokes tunebook:<method> with its arguments and resolves to the result', async () => {
+  it('each method invokes tunebook:<method> with its arguments and resolves to the envelope', async () => {
     const ipc = fakeIpcRenderer((channel, args) => ({ ok: true, result: { channel, args } }));
     const api = buildPreloadApi(ipc, webUtils);
     for (const m of API_METHODS) {
       const fn = api[m] as (...a: unknown[]) => Promise<unknown>;
-      await expect(fn(1, 'two')).resolves.toEqual({ channel: `tunebook:${m}`, args: [1, 'two'] });
+      await expect(fn(1, 'two')).resolves.toEqual({ ok: true, result: { channel: `tunebook:${m}`, args: [1, 'two'] } });
     }
     expect(ipc.invoked.map(([c]) => c)).toEqual(API_METHODS.map((m) => `tunebook:${m}`));
-    await expect(api.createStudy({ title: 'QPS' })).resolves.toMatchObject({ args: [{ title: 'QPS' }] });
+    await expect(api.createStudy({ title: 'QPS' })).resolves.toMatchObject({ ok: true, result: { args: [{ title: 'QPS' }] } });
   });
 
-  it('rejects with an Error carrying the code, also readable from the message alone', async () => {
-    const ipc = fakeIpcRenderer(() => ({ ok: false, error: { code: 'refused', message: 'notebook is newer' } }));
+  it('answers a failure as an envelope, which survives the bridge whole and reads back as the same TunebookError', async () => {
+    const ipc = fakeIpcRenderer(() => ({ ok: false, error: { code: 'refused', message: 'notebook is newer\nupdate Tunebook' } }));
     const api = buildPreloadApi(ipc, webUtils);
-    const err = await api.openNotebook('/x.tunebook', false).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(Error);
-    expect(err).toMatchObject({ name: 'TunebookError', code: 'refused' });
-    // contextBridge keeps only `message` when the error crosses into the page:
-    const crossed = new Error((err as Error).message);
-    expect(reviveBridgeError(crossed)).toEqual({ code: 'refused', message: 'notebook is newer' });
+    const env = await api.openNotebook('/x.tunebook', false);
+    // contextBridge copies plain objects (structured clone), where an Error would keep only its message
+    const crossed = structuredClone(env);
+    let thrown: unknown;
+    try { resultOf(crossed); } catch (e) { thrown = e; }
+    expect(thrown).toBeInstanceOf(TunebookError);
+    expect(thrown).toMatchObject({ code: 'refused', message: 'notebook is newer\nupdate Tunebook' });
   });
 
-  it('rejects on a malformed reply', async () => {
-    const api = buildPreloadApi(fakeIpcRenderer(() => undefined), webUtils);
-    await expect(api.listStudies()).rejects.toMatchObject({ code: 'internal' });
+  it('never rejects: a malformed reply, or a call that reached no handler, is an internal failure', async () => {
+    await expect(buildPreloadApi(fakeIpcRenderer(() => undefined), webUtils).listStudies()).resolves.toEqual({ ok: false, error: { code: 'internal', message: 'Malformed reply from the Tunebook main process' } });
+    const noHandler = fakeIpcRenderer(() => { throw new Error("No handler registered for 'tunebook:listStudies'"); });
+    await expect(buildPreloadApi(noHandler, webUtils).listStudies()).resolves.toMatchObject({ ok: false, error: { code: 'internal', message: expect.stringMatching(/No handler/) } });
   });
 
   it('on() subscribes to tunebook:event:<name> and passes only the payload', () => {
@@ -97,20 +101,13 @@ describe('buildPreloadApi', () => {
   });
 });
 
-describe('envelope helpers', () => {
-  it('unwrapEnvelope', () => {
-    expect(unwrapEnvelope({ ok: true, result: 5 })).toBe(5);
-    expect(() => unwrapEnvelope({ ok: false, error: { code: 'not-found', message: 'gone' } })).toThrow('[not-found] gone');
-    expect(() => unwrapEnvelope({ ok: false, error: { code: 'weird', message: 'm' } })).toThrow('[internal] m');
-    expect(() => unwrapEnvelope(null)).toThrow(/Malformed/);
-  });
-  it('bridgeError / reviveBridgeError round trip', () => {
-    for (const code of ['invalid', 'not-found', 'conflict', 'refused', 'cancelled', 'internal'] as const) {
-      const e = bridgeError(code, 'line 1\nline 2');
-      expect(e.code).toBe(code);
-      expect(reviveBridgeError(new Error(e.message))).toEqual({ code, message: 'line 1\nline 2' });
-    }
-    expect(reviveBridgeError(new Error('plain'))).toBeNull();
-    expect(reviveBridgeError({})).toBeNull();
+describe('toEnvelope', () => {
+  it('passes the envelope on, parses the read worker\'s JSON text, and turns anything else into internal', () => {
+    expect(toEnvelope({ ok: true, result: 5 })).toEqual({ ok: true, result: 5 });
+    expect(toEnvelope({ ok: true, json: '{"a":[1]}' })).toEqual({ ok: true, result: { a: [1] } });
+    expect(toEnvelope({ ok: false, error: { code: 'not-found', message: 'gone' } })).toEqual({ ok: false, error: { code: 'not-found', message: 'gone' } });
+    expect(toEnvelope({ ok: false, error: { code: 'weird', message: 'm' } })).toEqual({ ok: false, error: { code: 'internal', message: 'm' } });
+    expect(toEnvelope({ ok: true, json: '{broken' })).toMatchObject({ ok: false, error: { code: 'internal' } });
+    expect(toEnvelope(null)).toMatchObject({ ok: false, error: { code: 'internal', message: expect.stringMatching(/Malformed/) } });
   });
 });

@@ -3,8 +3,9 @@
  * client in browser mode (`tunebook serve`). The UI never knows which host it has; with either,
  * a failed call rejects with a TunebookError carrying the host's code and message.
  */
-import { API_METHODS, TunebookError, decodeErrorMessage, isErrorCode } from '../../../shared/api';
-import type { ApiMethodName, ErrorCode, TunebookApi } from '../../../shared/api';
+import { API_METHODS, TunebookError } from '../../../shared/api';
+import type { TunebookApi } from '../../../shared/api';
+import { resultOf, type BridgeApi } from '../../../shared/envelope';
 import { createHttpClient, createUploader, downloadUrl } from './httpClient';
 import type { Uploader } from './httpClient';
 
@@ -37,29 +38,18 @@ export function startDownload(id: string, fileName: string): void {
   a.remove();
 }
 
-/**
- * Errors that cross Electron's contextBridge keep only their message (custom properties and the
- * class are dropped), so the preload writes the code into it as "[code] message"; read it back.
- */
+/** Anything a call threw, as a TunebookError (a failure outside the contract, such as a bug, is `internal`). */
 export function toTunebookError(e: unknown): TunebookError {
   if (e instanceof TunebookError) return e;
-  const raw = e && typeof e === 'object' ? e as { code?: unknown; message?: unknown } : { message: String(e) };
-  let message = typeof raw.message === 'string' && raw.message ? raw.message : String(e);
-  // ipcRenderer.invoke, if an error ever escapes the envelope: "Error invoking remote method 'x': Error: …"
-  message = message.replace(/^Error invoking remote method '[^']*': (?:\w*Error: )?/, '');
-  let code: ErrorCode = isErrorCode(raw.code) ? raw.code : 'internal';
-  const prefixed = decodeErrorMessage(message);
-  if (prefixed) ({ code, message } = prefixed);
-  return new TunebookError(code, message);
+  return new TunebookError('internal', e instanceof Error ? e.message : String(e));
 }
 
-function fromBridge(bridge: TunebookApi): TunebookApi {
+/** The preload's methods answer with the envelope (shared/envelope.ts); the UI gets the result or a TunebookError. */
+function fromBridge(bridge: BridgeApi<File>): TunebookApi {
   const api: Record<string, unknown> = { on: ((event, listener) => bridge.on(event, listener)) satisfies TunebookApi['on'] };
   for (const name of API_METHODS) {
-    const fn = (bridge as unknown as Record<ApiMethodName, (...args: unknown[]) => Promise<unknown>>)[name];
-    api[name] = async (...args: unknown[]) => {
-      try { return await fn(...args); } catch (e) { throw toTunebookError(e); }
-    };
+    const fn = bridge[name] as (...args: unknown[]) => Promise<unknown>;
+    api[name] = async (...args: unknown[]) => resultOf(await fn(...args), 'the Tunebook main process');
   }
   return api as unknown as TunebookApi;
 }

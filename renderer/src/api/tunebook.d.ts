@@ -1,12 +1,9 @@
-import type { TunebookApi } from '../../../shared/api';
+import type { BridgeApi } from '../../../shared/envelope';
 
 declare global {
   interface Window {
-    /** exposed by the Electron preload (contextBridge); absent in browser mode */
-    tunebook?: TunebookApi & {
-      /** absolute path of a dropped or chosen File ('' when it has none); Electron only */
-      getPathForFile?(file: File): string;
-    };
+    /** exposed by the Electron preload (contextBridge): methods answer with the API's envelope; absent in browser mode */
+    tunebook?: BridgeApi<File>;
   }
 }
 export {};

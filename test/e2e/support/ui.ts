@@ -172,8 +172,12 @@ export async function pasteText(field: Locator, text: string): Promise<void> {
  */
 export async function callApi<T>(page: Page, method: string, ...args: unknown[]): Promise<T> {
   return page.evaluate(async ({ method, args }) => {
-    const bridge = (window as unknown as { tunebook?: Record<string, (...a: unknown[]) => Promise<unknown>> }).tunebook;
-    if (bridge) return bridge[method]!(...args) as Promise<T>;
+    const bridge = (window as unknown as { tunebook?: Record<string, (...a: unknown[]) => Promise<{ ok: boolean; result?: T; error?: { message: string } }>> }).tunebook;
+    if (bridge) {
+      const env = await bridge[method]!(...args);
+      if (!env.ok) throw new Error(`${method}: ${env.error?.message ?? 'failed'}`);
+      return env.result as T;
+    }
     const res = await fetch(`/api/${method}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Tunebook-Token': sessionStorage.getItem('tunebook.token') ?? '' },
