@@ -13,7 +13,6 @@ import { REPORT_FORMATS } from '../../shared/model';
 import type { BundleImportResult, ExportResult, ImportedCapture, ImportOptions, ImportResult, NotebookInfo, ReportFormat } from '../../shared/model';
 import * as v from '../../shared/validate';
 import { openNotebookDb, schemaVersion, type Db } from '../db/connection';
-import * as cq from '../db/captureQueries';
 import { NotebookService, type HostMethods, type NotebookMethods } from './notebookService';
 import { allowedPath, type PathAccess } from './hostPaths';
 import { isCaptureRead, isWorkerRead, JsonText, recordWorkerOf, type ReadJob } from './workerReads';
@@ -88,11 +87,6 @@ export const WATCH_MS = 1000;
 
 const MAX_RECENT = 10;
 
-/**
- * How long an unlinked capture can still be brought back (the Undo of "Remove"): after that, a
- * capture no experiment links any more is deleted from the notebook.
- */
-export const UNDO_WINDOW_MS = 5 * 60_000;
 
 /** An upload received by browser mode, waiting to be imported. */
 interface Upload { file: string; name: string }
@@ -166,13 +160,12 @@ export class Backend {
   private readonly downloads = new Map<string, Download>();
   private hooks: HostHooks = {};
   private tempRoot: string | null = null;
-  private purgeTimer: NodeJS.Timeout | null = null;
   private watchTimer: NodeJS.Timeout | null = null;
   /** the notebook's data_version as this process last saw it (it moves only for other connections' commits) */
   private seenVersion = -1;
   private readonly access: PathAccess | null;
   /** The methods the back end serves itself; the others are the open notebook's NotebookService. */
-  private readonly own: Pick<BackendApi, HostMethods | 'detachCapture'> = {
+  private readonly own: Pick<BackendApi, HostMethods> = {
     notebookInfo: () => this.info(),
     openNotebook: (file, create) => this.openNotebook(file, create),
     // browser mode lists only the notebooks it may open
@@ -195,7 +188,9 @@ export class Backend {
       return this.service.getCapture(id);
     },
     reparseCaptures: () => this.runStore({ op: 'reparse', notebook: this.notebookPath, captureIds: null }),
-    compactNotebook: () => this.runStore({ op: 'compact', notebook: this.notebookPath, purgeBefore: new Date().toISOString() }),
+    // the trash keeps removed captures until it is emptied: compaction only gives back the space of
+    // captures nothing links at all (purgeBefore '' forgets no trashed link)
+    compactNotebook: () => this.runStore({ op: 'compact', notebook: this.notebookPath, purgeBefore: '' }),
     findInCapture: (captureId, query, limit) => this.service.findInCapture(captureId, query, limit),
     reportPreview: async (studyId, experimentIds) => {
       const study = this.service.getStudy(studyId).study;
@@ -204,10 +199,6 @@ export class Backend {
     },
     exportStudy: (studyId, options) => this.exportStudy(studyId, options),
     importBundle: (source) => this.importBundle(source),
-    detachCapture: (linkId) => {
-      this.service.detachCapture(linkId);
-      this.schedulePurge();
-    },
   };
   /** The whole contract, typed (the CLI and tests use it; it runs every method on this thread). */
   readonly api: BackendApi;
@@ -227,7 +218,6 @@ export class Backend {
     this.db = openNotebookDb(this.notebookPath, { create: true });
     this.service = this.wire(new NotebookService(this.db));
     this.remember(this.notebookPath);
-    this.purge();
     this.warmReads();
     if (opts.watchOtherWriters) this.watch();
   }
@@ -286,10 +276,8 @@ export class Backend {
     if (create && made && path.extname(target).toLowerCase() !== NOTEBOOK_EXTENSION) v.fail(`a new notebook needs a file name ending in ${NOTEBOOK_EXTENSION}`);
     if (target === this.notebookPath) return this.info();
     const db = openNotebookDb(target, { create });
-    this.purge();
     this.db.close();
     this.db = db;
-    this.purge();
     this.service = this.wire(new NotebookService(db));
     this.notebookPath = target;
     this.remember(target);
@@ -474,22 +462,6 @@ export class Backend {
     }
   }
 
-  /** Forget captures unlinked longer ago than the undo window (and those no experiment links any more). */
-  private purge(): void {
-    try {
-      const before = new Date(Date.now() - UNDO_WINDOW_MS).toISOString();
-      if (this.db.open) this.db.transaction(() => cq.purgeDetached(this.db, before, false)).immediate();
-    } catch {
-      // housekeeping never fails a user's action; the next open tries again
-    }
-  }
-
-  private schedulePurge(): void {
-    if (this.purgeTimer) clearTimeout(this.purgeTimer);
-    this.purgeTimer = setTimeout(() => { this.purgeTimer = null; this.purge(); }, UNDO_WINDOW_MS + 1000);
-    this.purgeTimer.unref();
-  }
-
   private kindArg(kind: unknown): { kind?: string } {
     if (kind === undefined || kind === null || kind === '') return {};
     const k = v.text(kind, 'kind', { max: 100 });
@@ -592,9 +564,7 @@ export class Backend {
     void this.store.close();
     for (const r of this.reads?.records ?? []) void r.close();
     void this.reads?.captures.close();
-    if (this.purgeTimer) clearTimeout(this.purgeTimer);
     if (this.watchTimer) clearInterval(this.watchTimer);
-    this.purge();
     if (this.db.open) this.db.close();
     if (this.tempRoot) rmSync(this.tempRoot, { recursive: true, force: true });
   }

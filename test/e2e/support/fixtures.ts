@@ -25,7 +25,10 @@ interface WorkerFixtures { sharedBrowser: { get(): Promise<Browser> } }
 
 /** Starts browser mode on a free port and resolves with the URL it prints. */
 export async function startServe(notebook: string, userData: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'cli.cjs'), 'serve', '--port', '0', '--notebook', notebook, '--no-open'], {
+  // the specs that set up a case study through the API store its seed captures by path, as a user who
+  // allowed the fixtures folder would; the page itself only uploads
+  const allow = ['--allow-dir', path.join(ROOT, 'test', 'fixtures', 'captures')];
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'cli.cjs'), 'serve', '--port', '0', '--notebook', notebook, '--no-open', ...allow], {
     cwd: ROOT,
     env: { ...process.env, TUNEBOOK_USER_DATA: userData },
     stdio: ['ignore', 'pipe', 'pipe'],
