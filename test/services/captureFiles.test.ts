@@ -10,8 +10,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Backend } from '../../electron/services/backend';
 import { parseFile, parsePaths, walkPaths } from '../../electron/services/captureFiles';
-import { seedPath } from '../helpers';
+import { buildBundles, seedPath } from '../helpers';
 
 /** a settings snapshot (sysctl -a): read as kind sysctl */
 const SYSCTL = 'vm.swappiness = 10\nnet.core.somaxconn = 4096\nkernel.pid_max = 4194304\n';
@@ -131,6 +132,21 @@ describe('parsePaths (tunebook parse, the Captures view)', () => {
       ]);
     } finally {
       rmSync(d, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the app's parseCaptureFiles (the parse worker)", () => {
+  it('gives the same entries: the good files parsed, each bad one a text capture with `skipped` and its warning', async () => {
+    const { parseWorkerFile, storeWorkerFile } = await buildBundles();
+    const backend = new Backend({ notebookPath: path.join(dir, 'nb.tunebook'), userDataDir: dir, parseWorkerFile, storeWorkerFile });
+    try {
+      const out = (await backend.call('parseCaptureFiles', [[bad]])) as { file: string; kind: string; warnings: string[]; skipped?: string }[];
+      expect(out.map((c) => [c.file, c.kind, c.skipped ?? null])).toEqual((await parsePaths([bad])).map((p) => [p.capture.file, p.capture.kind, p.skipped ?? null]));
+      expect(out.filter((c) => c.skipped).map((c) => c.file)).toEqual(['dangling.txt', 'huge.log', 'pipe', 'up', 'sock', 'zero']);
+      for (const c of out.filter((x) => x.skipped)) expect(c.warnings).toEqual([c.skipped]);
+    } finally {
+      backend.close();
     }
   });
 });
