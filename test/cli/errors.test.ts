@@ -141,6 +141,19 @@ describe('one line, no stack trace, a non-zero status', () => {
     }
   });
 
+  it('an internal error (a notebook missing a table): one line with the TUNEBOOK_DEBUG hint, status 1; the stack only with it', () => {
+    const broken = path.join(dir, 'broken.tunebook');
+    copyFileSync(nb, broken);
+    spawnSync(process.execPath, ['-e', `const D = require('better-sqlite3'); const db = new D(${JSON.stringify(broken)}); db.exec('DROP TABLE capture_chunk'); db.close();`],
+      { env: { ...process.env, NODE_PATH: path.join(__dirname, '..', '..', 'node_modules') } });
+    const r = run(['cat', '--notebook', broken, '1']);
+    expect([r.status, r.out, r.err]).toEqual([1, '', 'tunebook: internal error: no such table: capture_chunk (run with TUNEBOOK_DEBUG=1 for details)\n']);
+    const debug = run(['cat', '--notebook', broken, '1'], { env: { TUNEBOOK_DEBUG: '1' } });
+    expect(debug.status).toBe(1);
+    expect(debug.err.split('\n')[0]).toBe(r.err.trim());
+    expect(debug.err).toMatch(/^SqliteError: no such table: capture_chunk\n\s+at .+:\d+:\d+\)?$/m);
+  });
+
   it('TUNEBOOK_DEBUG=1 adds the stack; without it a mistake is one line', () => {
     const plain = run(['show', '--notebook', '/proc/self/environ']);
     expect(plain.err.split('\n').filter(Boolean)).toHaveLength(1);
