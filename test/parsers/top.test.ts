@@ -52,6 +52,16 @@ function compareWithJc(c: ParsedCapture, jc: JcFrame[], memUnit: number, procMem
 }
 
 describe('top parser', () => {
+  it('takes linear time on a summary line holding a long run of digits (20,000 digits took seconds; found by fuzzing)', () => {
+    const lines = read('top-b-1-Ek-em.txt').split('\n');
+    const i = lines.findIndex((l) => l.startsWith('Tasks:'));
+    lines[i] = lines[i]!.replace(/(\d+) running/, `${'9'.repeat(20_000)}, $1 running`);
+    const started = Date.now();
+    const c = parseText(lines.join('\n'), { kind: 'top' });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(series(c, 'tasks_sleeping')?.values.length).toBeGreaterThan(0);
+  });
+
   it('reads three frames of top -b (procps-ng 4.0.2), same figures as jc', () => {
     const c = parseText(read('top-b-n3.txt'));
     expect(c.kind).toBe('top');

@@ -14,7 +14,8 @@ const TASKS = /^\s*(\S+?)\s*:\s+\d+\s+total\b/;
 const CPU_START = /(%?Cpu(?:\(s\)|\d+)|%Node\d+|CPU(?=\s*:))\s*:/gi;
 /** "KiB Mem :", "MiB Swap:", translated "MiB Spch:", old "Mem:" / "Swap:". */
 const MEM_START = /(?:^|\s)([KMGTPE]iB\s+[^\s:]+|Mem|Swap)\s*:/g;
-const PAIR = /(\d+(?:[.,]\d+)?)\s*%?\s*([A-Za-z][A-Za-z/]*)/g;
+/** "84 sleeping", "0.3 us": a number starts where no digit precedes it (else a long digit run not followed by a word took quadratic time) */
+const PAIR = /(?<!\d)(\d+(?:[.,]\d+)?)\s*%?\s*([A-Za-z][A-Za-z/]*)/g;
 
 const CPU_FIELDS: Record<string, string> = {
   us: 'cpu_user_percent', sy: 'cpu_system_percent', ni: 'cpu_nice_percent', id: 'cpu_idle_percent',
