@@ -110,9 +110,10 @@ export async function parseFile(file: string, opts: ParseFileOptions = {}): Prom
   const decoder = new StringDecoder('utf8');
   let read = 0;
   let zeros = -1;
-  const pipe = st.isFIFO();
+  // never waits to open (a file swapped for a pipe since the stat included); no effect on a regular file
   let input: FileHandle;
-  try { input = await open(file, pipe ? fsc.O_RDONLY | fsc.O_NONBLOCK : 'r'); } catch (e) { throw readProblem(e, label); }
+  try { input = await open(file, fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0)); } catch (e) { throw readProblem(e, label); }
+  const pipe = st.isFIFO() || (await input.stat().catch(() => st)).isFIFO();
   // a pipe opened without waiting answers EAGAIN while its writer is quiet: wait and read again
   const readPiece = async (buf: Buffer): Promise<{ bytesRead: number; buffer: Buffer }> => {
     for (;;) {
