@@ -158,7 +158,7 @@ test.describe('captures', () => {
     await page.route('**/api/parseCaptureText', async (route) => {
       const body = route.request().postDataJSON() as { args: [string, string] };
       if (body.args[0] === 'broken.txt') {
-        await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'the parser worker stopped' } }) });
+        await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ ok: false, error: { code: 'internal', message: 'the parser worker stopped' } }) });
         return;
       }
       await held;
@@ -186,7 +186,7 @@ test.describe('captures', () => {
       parsed.push(body.args[0]);
       // the back end answers a cancelled parse like this (see Backend.cancelCaptureParsing)
       await cancelled;
-      await route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: { code: 'cancelled', message: 'parsing was cancelled' } }) });
+      await route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ ok: false, error: { code: 'cancelled', message: 'parsing was cancelled' } }) });
     });
     await page.getByRole('main').locator('input[type="file"]').setInputFiles([FIO_RANDWRITE, IOSTAT_RANDWRITE]);
     await expect(page.getByRole('status')).toContainText('Parsing 2 files…');
