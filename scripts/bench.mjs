@@ -26,9 +26,15 @@
  * them and during an import, and browser mode from navigation to the chart drawn. Exits 1 when one
  * misses its target (issue 9).
  *
- *   node scripts/bench.mjs [--mb 200] [--other-mb 100] [--runs 3] [--import-mb 1024] [--only parse|import|scale] [--keep]
+ * Fuzzing (scripts/benchFuzz.mjs): every parser fed --fuzz-runs (100,000) mutated real captures,
+ * random bytes and lines, 10 MB single lines and UTF-16 files, in worker threads; FAIL on any throw,
+ * non-finite number, silent empty parse, chunk-dependent parse or hang (issue 10).
+ *
+ *   node scripts/bench.mjs [--mb 200] [--other-mb 100] [--runs 3] [--import-mb 1024] [--fuzz-runs 100000] [--fuzz-seed N]
+ *                          [--only parse|import|scale|fuzz] [--keep]
  *     --mb: iostat/vmstat logs (the heap check also parses twice that); --other-mb: the other
- *     formats; --import-mb: the imported log (0 skips it); --only: run one part
+ *     formats; --import-mb: the imported log (0 skips it); --fuzz-runs: mutated captures per parser;
+ *     --only: run one part
  */
 import { build } from 'esbuild';
 import fs from 'node:fs';
@@ -39,6 +45,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCli, importBench } from './benchImport.mjs';
 import { benchLogs, parseBench, writeLog as writeBenchLog } from './benchParse.mjs';
 import { reportScale, scaleBench } from './benchScale.mjs';
+import { BENCH_FUZZ_RUNS, BENCH_FUZZ_SEED, fuzzBench } from './benchFuzz.mjs';
 
 // re-run with --expose-gc so heap figures are measured after a collection
 if (typeof globalThis.gc !== 'function' && !process.env.TB_BENCH_CHILD) {
@@ -54,10 +61,12 @@ const OTHER_MB = numArg('--other-mb', 100);
 const RUNS = numArg('--runs', 3);
 const KEEP = args.includes('--keep');
 const IMPORT_MB = numArg('--import-mb', 1024);
+const FUZZ_RUNS = numArg('--fuzz-runs', BENCH_FUZZ_RUNS);
+const FUZZ_SEED = numArg('--fuzz-seed', BENCH_FUZZ_SEED);
 const onlyArg = args.indexOf('--only');
 const ONLY = onlyArg >= 0 ? args[onlyArg + 1] : null;
-if (!(TARGET_MB > 0) || !(OTHER_MB > 0) || !(RUNS >= 1) || !(IMPORT_MB >= 0) || (ONLY !== null && !['parse', 'import', 'scale'].includes(ONLY))) {
-  console.error('usage: node scripts/bench.mjs [--mb 200] [--other-mb 100] [--runs 3] [--import-mb 1024] [--only parse|import|scale] [--keep]');
+if (!(TARGET_MB > 0) || !(OTHER_MB > 0) || !(RUNS >= 1) || !(IMPORT_MB >= 0) || !(FUZZ_RUNS >= 1) || !Number.isInteger(FUZZ_SEED) || (ONLY !== null && !['parse', 'import', 'scale', 'fuzz'].includes(ONLY))) {
+  console.error('usage: node scripts/bench.mjs [--mb 200] [--other-mb 100] [--runs 3] [--import-mb 1024] [--fuzz-runs 100000] [--fuzz-seed N] [--only parse|import|scale|fuzz] [--keep]');
   process.exit(2);
 }
 const part = (name) => ONLY === null || ONLY === name;
@@ -192,6 +201,13 @@ if (part('import') && IMPORT_MB > 0) {
 if (part('scale')) {
   const r = await scaleBench({ root, tmp, importMb: Math.min(IMPORT_MB || 256, 1024) });
   if (reportScale(r, summary)) failed = true;
+}
+
+// every parser fed mutated real captures, random bytes, 10 MB lines and UTF-16 files (scripts/benchFuzz.mjs)
+if (part('fuzz')) {
+  console.log(`fuzz       load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs, Node ${process.version}`);
+  const r = await fuzzBench({ root, tmp, runs: FUZZ_RUNS, seed: FUZZ_SEED, summary });
+  if (r.failed) failed = true;
 }
 
 if (summary.length) {
