@@ -1,6 +1,6 @@
 /**
  * The public JSON form of a parsed capture (`tunebook parse --json`), documented in the README and
- * ../shared/docs/capture-json.md. Series are summarized unless `series` is asked for, which adds
+ * docs/capture-json.md. Series are summarized unless `series` is asked for, which adds
  * the points (`values`, and `times` when the capture had a clock), and `stride` when a long series
  * was thinned to its point budget (values[j] is sample j × stride; the summary figures stay exact).
  */

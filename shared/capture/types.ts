@@ -1,5 +1,5 @@
 /**
- * The public shape of a parsed capture (see ../shared/docs/capture-json.md and the README).
+ * The public shape of a parsed capture (specified in docs/capture-json.md).
  * Pure types: this file is imported by every parser, the registry, the CLI and the renderer.
  */
 

@@ -1,6 +1,6 @@
 /**
  * Showing parsed capture values the way the tool printed them. Values arrive in base units
- * (seconds, bytes, per second: shared/docs/capture-json.md); `column` is the label as the tool
+ * (seconds, bytes, per second: docs/capture-json.md); `column` is the label as the tool
  * printed it, and hints at the unit the user knows (fio "clat (usec)", iostat "wkB/s", "await").
  */
 import type { FactValue, Labels } from '../../../../shared/capture/types';
