@@ -227,10 +227,14 @@ function openBackend(file: string): Backend {
   try {
     return new Backend({ notebookPath: file, userDataDir: userDataDir() });
   } catch (e) {
+    // a full disk in the words storing uses ("The disk is full: …"), whichever layer noticed it
+    const cause = (e as { cause?: unknown } | null)?.cause;
+    if (isDiskFull(e) || (e instanceof TunebookError && cause !== undefined && isDiskFull(cause))) {
+      throw new TunebookError('refused', `The disk is full: the notebook ${file} could not be opened and was left untouched. Free some space and try again.`);
+    }
     if (e instanceof TunebookError) throw e;
     const code = String((e as { code?: unknown } | null)?.code ?? '');
     const detail = e instanceof Error ? e.message : String(e);
-    if (isDiskFull(e)) throw new TunebookError('refused', `The disk holding ${file} is full: the notebook could not be opened. Free some space and try again.`);
     if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_BUSY_')) throw new TunebookError('refused', `${file} is locked by another program; try again when it is done.`);
     if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM' || code.startsWith('SQLITE_READONLY')) throw new TunebookError('refused', `${file} cannot be opened for writing (read-only or permission denied).`);
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new TunebookError('refused', `${file} is not a Tunebook notebook, or it is damaged; it was left untouched.`);
