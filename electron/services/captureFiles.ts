@@ -20,8 +20,8 @@ export interface ParseFileOptions {
   /** called with bytes read so far and the file size */
   onProgress?: (read: number, total: number) => void;
   signal?: AbortSignal;
-  /** the name said in messages (run1/iostat.txt); the path when not given */
-  label?: string;
+  /** the capture's name (run1/iostat.txt, its `file`) and the name said in messages; else the base name and the path */
+  name?: string;
 }
 
 /** Read size: 1 MiB pieces, decoded and parsed 64 KiB at a time. */
@@ -96,7 +96,7 @@ export async function sparseProblem(file: string, st: Stats, label: string): Pro
  * TunebookError with a plain sentence (readProblem).
  */
 export async function parseFile(file: string, opts: ParseFileOptions = {}): Promise<ParsedCapture> {
-  const label = opts.label ?? file;
+  const label = opts.name ?? file;
   let st: Stats;
   try { st = statSync(file); } catch (e) { throw readProblem(e, label); }
   if (st.isDirectory()) throw readProblem(Object.assign(new Error('folder'), { code: 'EISDIR' }), label);
@@ -104,7 +104,7 @@ export async function parseFile(file: string, opts: ParseFileOptions = {}): Prom
   if (special && !st.isFIFO()) throw new TunebookError('invalid', `${label} is ${special}, not a file: not read.`);
   const sparse = await sparseProblem(file, st, label).catch((e: unknown) => { throw readProblem(e, label); });
   if (sparse) throw sparse;
-  const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), file: path.basename(file) });
+  const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), file: opts.name ?? path.basename(file) });
   // /proc files say 0 bytes and have content: the total is then unknown, what was read is shown
   const total = st.size;
   const decoder = new StringDecoder('utf8');
@@ -166,7 +166,7 @@ export interface FoundFile {
 export interface WalkProblem {
   /** the path of the entry that was not read */
   path: string;
-  /** its name as a found file would have it (run1/fifo), or the path given */
+  /** its name as a found file would have it: run1/fifo, or the base name of a path given */
   name: string;
   /** a TunebookError saying why, in a sentence (or the raw error of an unexpected failure) */
   error: unknown;
@@ -192,7 +192,7 @@ export interface WalkOptions {
 export function walkEntries(paths: readonly string[], opts: WalkOptions = {}): WalkEntry[] {
   const out: WalkEntry[] = [];
   const seen = new Set<string>();
-  const problem = (p: string, name: string, error: unknown): void => { out.push({ problem: { path: p, name: name || p, error } }); };
+  const problem = (p: string, name: string, error: unknown): void => { out.push({ problem: { path: p, name: name || path.basename(p), error } }); };
   // a folder given is the root of its files' names; a file given is named by its base name
   const walk = (p: string, name: string, above: readonly string[]): void => {
     const label = name || p;
@@ -262,9 +262,9 @@ export interface ParsedPath {
   skipped?: string;
 }
 
-/** The empty `text` capture standing for a file that was not read. */
-export function unreadCapture(file: string, message: string): ParsedCapture {
-  return { file: path.basename(file), kind: 'text', confidence: 0, metrics: [], series: [], facts: {}, settings: {}, findings: [], warnings: [message] };
+/** The empty `text` capture standing for a file that was not read (`name` as a found file's: run1/fifo). */
+export function unreadCapture(name: string, message: string): ParsedCapture {
+  return { file: name, kind: 'text', confidence: 0, metrics: [], series: [], facts: {}, settings: {}, findings: [], warnings: [message] };
 }
 
 /**
@@ -277,15 +277,15 @@ export async function parsePaths(paths: readonly string[], opts: ParseFileOption
   for (const e of walkEntries(paths, { pipes: true })) {
     if ('problem' in e) {
       const message = readProblem(e.problem.error, e.problem.name).message;
-      out.push({ capture: unreadCapture(e.problem.path, message), skipped: message });
+      out.push({ capture: unreadCapture(e.problem.name, message), skipped: message });
       continue;
     }
     try {
-      out.push({ capture: await parseFile(e.file.path, { ...opts, label: e.file.name }) });
+      out.push({ capture: await parseFile(e.file.path, { ...opts, name: e.file.name }) });
     } catch (err) {
       if (opts.signal?.aborted) throw err;
       if (!(err instanceof TunebookError)) throw err;
-      out.push({ capture: unreadCapture(e.file.path, err.message), skipped: err.message });
+      out.push({ capture: unreadCapture(e.file.name, err.message), skipped: err.message });
     }
   }
   const read = out.filter((p) => p.skipped === undefined).map((p) => p.capture);

@@ -67,8 +67,8 @@ describe('tunebook parse DIR with bad entries', () => {
       ['dangling.txt', 'text', SAID.dangling],
       ['huge.log', 'text', SAID.huge],
       ['pipe', 'text', SAID.pipe],
-      ['fio.txt', 'fio', null],
-      ['up', 'text', SAID.loop],
+      ['run1/fio.txt', 'fio', null],
+      ['run1/up', 'text', SAID.loop],
       ['sock', 'text', SAID.sock],
       ['sysctl.txt', 'sysctl', null],
       ['zero', 'text', SAID.zero],
@@ -81,7 +81,7 @@ describe('tunebook parse DIR with bad entries', () => {
   it('as text: only the files read on stdout, the skipped ones on stderr', () => {
     const r = run(['parse', bad]);
     expect(r.status).toBe(1);
-    expect(r.out.split('\n').filter((l) => !l.startsWith(' ') && l).map((l) => l.replace(/ \(confidence [\d.]+\)$/, ''))).toEqual(['fio.txt: fio', 'sysctl.txt: sysctl']);
+    expect(r.out.split('\n').filter((l) => !l.startsWith(' ') && l).map((l) => l.replace(/ \(confidence [\d.]+\)$/, ''))).toEqual(['run1/fio.txt: fio', 'sysctl.txt: sysctl']);
     expect(r.lines).toHaveLength(6);
     expect(r.err).not.toMatch(/\n\s+at /);
   });

@@ -80,9 +80,9 @@ describe('parsePaths (tunebook parse, the Captures view)', () => {
       ['dangling.txt', 'text', 'dangling.txt is a symbolic link to nothere.txt, which does not exist: not read.'],
       ['huge.log', 'text', 'huge.log is a sparse file (100.0 GiB long, 0 bytes on disk, the rest zero bytes), not a capture: not read.'],
       ['pipe', 'text', 'pipe is a named pipe (FIFO), not a file: not read.'],
-      ['fio.txt', 'fio', null],
-      ['up', 'text', 'run1/up links back to a folder that holds it (a loop): not followed.'],
-      ['fio-link.txt', 'fio', null],
+      ['run1/fio.txt', 'fio', null],
+      ['run1/up', 'text', 'run1/up links back to a folder that holds it (a loop): not followed.'],
+      ['run2/fio-link.txt', 'fio', null],
       ['sock', 'text', 'sock is a socket, not a file: not read.'],
       ['sysctl.txt', 'sysctl', null],
       ['zero', 'text', 'zero is a character device, not a file: not read.'],
@@ -143,7 +143,7 @@ describe("the app's parseCaptureFiles (the parse worker)", () => {
     try {
       const out = (await backend.call('parseCaptureFiles', [[bad]])) as { file: string; kind: string; warnings: string[]; skipped?: string }[];
       expect(out.map((c) => [c.file, c.kind, c.skipped ?? null])).toEqual((await parsePaths([bad])).map((p) => [p.capture.file, p.capture.kind, p.skipped ?? null]));
-      expect(out.filter((c) => c.skipped).map((c) => c.file)).toEqual(['dangling.txt', 'huge.log', 'pipe', 'up', 'sock', 'zero']);
+      expect(out.filter((c) => c.skipped).map((c) => c.file)).toEqual(['dangling.txt', 'huge.log', 'pipe', 'run1/up', 'sock', 'zero']);
       for (const c of out.filter((x) => x.skipped)) expect(c.warnings).toEqual([c.skipped]);
     } finally {
       backend.close();
