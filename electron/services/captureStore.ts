@@ -17,13 +17,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { Worker } from 'node:worker_threads';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { TunebookError } from '../../shared/api';
 import { toCaptureJson, type CaptureJson } from '../../shared/capture/json';
 import { LineBreakCounter, LineSplitter, lastLineEnd, safeCut } from '../../shared/capture/lineBreaks';
 import { CAPTURE_ENGINE_VERSION, CaptureStream, findingsOf, hasRules } from '../../shared/capture/registry';
+import { captureDecoder } from '../../shared/capture/decode';
 import { cleanLine } from '../../shared/capture/text';
 import type { Labels, LineRange, ParsedCapture, Series, SeriesStats, Table } from '../../shared/capture/types';
 import { minMaxDownsample } from '../../shared/downsample';
@@ -129,7 +129,7 @@ export async function stageCapture(file: string, name: string, opts: StageOption
   let stagerDone = false;
   try {
     const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), file: name });
-    const decoder = new StringDecoder('utf8');
+    const decoder = captureDecoder();
     const counter = new LineBreakCounter();
     const chunks: StagedChunk[] = [];
     const metas: Omit<StagedChunk, 'offset' | 'length'>[] = [];
@@ -569,7 +569,7 @@ export async function reparseCapture(db: Db, id: number, kind?: string | null): 
   const row = captureRow(db, id);
   const forced = kind === undefined ? row.forced_kind : kind;
   const stream = new CaptureStream({ ...(forced ? { kind: forced } : {}), file: row.name });
-  const decoder = new StringDecoder('utf8');
+  const decoder = captureDecoder();
   let n = 0;
   for (const bytes of captureBytes(db, id)) {
     stream.write(decoder.write(bytes));
