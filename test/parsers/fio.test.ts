@@ -83,6 +83,17 @@ describe('fio normal output: seed captures (fio 3.7, group_reporting, numjobs 64
     for (const t of Object.values(rand.tables!)) for (const row of t.rows) for (const c of row) if (typeof c === 'number') expect(Number.isFinite(c)).toBe(true);
   });
 
+  it('takes linear time on a percentile line holding a long run of digits (it took seconds; found by fuzzing)', () => {
+    const lines = fx('trim-loop.txt').split('\n');
+    const i = lines.findIndex((l) => l.includes('99.90th=['));
+    expect(i).toBeGreaterThan(0);
+    lines[i] = lines[i]!.replace('99.90th', `${'9'.repeat(15_000)}.${'9'.repeat(15_000)}.90th`);
+    const started = Date.now();
+    const c = parseText(lines.join('\n'), { kind: 'fio' });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(c.metrics.some((m) => m.name === 'latency_p99_seconds')).toBe(true);
+  });
+
   it('takes command, version and settings from the prompt line and job header', () => {
     expect(rand.command).toMatch(/^fio -filename=\/home\/~\/testfile -iodepth=64 /);
     expect(rand.toolVersion).toBe('fio-3.7');

@@ -338,7 +338,8 @@ class FioSink implements LineSink {
 
   private pctRow(t: string, lineNo: number): void {
     const pct = this.pct!;
-    const re = /(\d+(?:\.\d+)?)th=\[\s*(\d+(?:\.\d+)?)([kKM]?)\]/g;
+    // (?<!\d): a percentile starts where no digit precedes it, else a long run of digits takes quadratic time
+    const re = /(?<!\d)(\d+(?:\.\d+)?)th=\[\s*(\d+(?:\.\d+)?)([kKM]?)\]/g;
     let m: RegExpExecArray | null;
     let any = false;
     while ((m = re.exec(t))) {
