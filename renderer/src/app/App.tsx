@@ -108,7 +108,7 @@ function Window() {
           <TrashNavItem active={route.name === 'trash'} onOpen={() => navigate({ name: 'trash' })} />
         </nav>
       </aside>
-      <main className="main" id="main">
+      <main className="main" id="main" tabIndex={-1}>
         <ErrorBoundary key={route.name === 'study' ? `study-${route.studyId}` : route.name}>
           {route.name === 'study' && <StudyView key={route.studyId} studyId={route.studyId} experimentId={route.experimentId ?? null} onExport={() => setExporting(route.studyId)} />}
           {route.name === 'profiles' && <ProfilesView profileId={route.profileId} />}

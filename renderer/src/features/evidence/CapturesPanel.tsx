@@ -15,16 +15,26 @@ import { useUndo } from '../../app/undo';
 import { useDraft } from '../../hooks/useDraft';
 import { useFileDrop } from '../../hooks/useFileDrop';
 import { useImport } from './useImport';
+import type { Intake } from './useImport';
+import type { ImportResult } from '../../../../shared/model';
+import { focusAfterRemoval, focusWhenShown } from '../../lib/focus';
 
 const SEVERITIES: Severity[] = ['critical', 'warning', 'info'];
 
 export function CapturesPanel({ experiment }: { experiment: Experiment }) {
   const { importInto, busy } = useImport();
+  // what was stored is focused once listed
+  const store = async (intake: Parameters<typeof importInto>[1]) => {
+    const r = await importInto(experiment.id, intake);
+    const first = r?.imported[0];
+    if (first) focusWhenShown(`capture:${first.linkId}`);
+    return r;
+  };
   const fileInput = useRef<HTMLInputElement>(null);
   const [pasting, setPasting] = useState(false);
   const hintId = useId();
   const headingId = useId();
-  const { dragging, handlers } = useFileDrop((files) => { if (files.length) void importInto(experiment.id, { files }); }, { stopPropagation: true });
+  const { dragging, handlers } = useFileDrop((files) => { if (files.length) void store({ files }); }, { stopPropagation: true });
   const captures = experiment.captures;
 
   return (
@@ -32,7 +42,7 @@ export function CapturesPanel({ experiment }: { experiment: Experiment }) {
       <div className="subpanel-head">
         <h3 id={headingId}>Captures {captures.length > 0 && <span className="count">{captures.length}</span>}</h3>
         <div className="head-actions">
-          <button type="button" className="btn btn-small" onClick={() => fileInput.current?.click()} disabled={busy}>Add files…</button>
+          <button type="button" className="btn btn-small" data-focus-key={`add-captures:${experiment.id}`} onClick={() => fileInput.current?.click()} disabled={busy}>Add files…</button>
           <button type="button" className="btn btn-small" aria-expanded={pasting} onClick={() => setPasting((p) => !p)}>Paste…</button>
         </div>
       </div>
@@ -41,7 +51,7 @@ export function CapturesPanel({ experiment }: { experiment: Experiment }) {
         onChange={(e) => {
           const files = Array.from(e.currentTarget.files ?? []);
           e.currentTarget.value = '';
-          if (files.length) void importInto(experiment.id, { files });
+          if (files.length) void store({ files });
         }}
       />
       {captures.length > 0 && (
@@ -59,7 +69,7 @@ export function CapturesPanel({ experiment }: { experiment: Experiment }) {
         onChoose={() => fileInput.current?.click()}
         disabled={busy}
       />
-      {pasting && <PasteForm experiment={experiment} onDone={() => setPasting(false)} />}
+      {pasting && <PasteForm experiment={experiment} store={store} onDone={() => setPasting(false)} />}
     </section>
   );
 }
@@ -77,8 +87,10 @@ function CaptureRow({ experiment, capture: c }: { experiment: Experiment; captur
   const counts = SEVERITIES.map((s) => [s, c.findings.filter((f) => f.severity === s).length] as const).filter(([, n]) => n > 0);
 
   const remove = async () => {
+    const refocus = focusAfterRemoval(`capture:${c.linkId}`, `add-captures:${experiment.id}`);
     const ok = await run(async (api) => { await api.detachCapture(c.linkId); return true; });
     if (!ok) return;
+    refocus();
     record({ message: `Capture “${c.name}” removed from “${experiment.title}” (to the trash).`, undo: (api) => api.restoreCaptureLink(c.linkId) });
   };
   const saveNote = async (e?: FormEvent) => {
@@ -94,6 +106,7 @@ function CaptureRow({ experiment, capture: c }: { experiment: Experiment; captur
     <li data-testid="capture-link" className="capture-item">
       <div className="ci-main">
         <button type="button" className="link-button capture-link-name" title={c.name}
+          data-focus-key={`capture:${c.linkId}`} data-focus-group={`captures:${experiment.id}`}
           onClick={() => navigate({ name: 'capture', captureId: c.captureId, experimentId: experiment.id })}>{c.name}</button>
         <span className={`badge capture-kind ${c.kind === 'text' ? 'capture-kind-text' : ''}`} title={c.forcedKind ? 'kind chosen by you' : `detected (confidence ${Math.round(c.confidence * 100)} %)`}>{c.kind}</span>
         <span className="muted small nowrap" title={`${formatNumber(c.bytes)} bytes`}>{formatQuantity(c.bytes, 'B')} · {formatNumber(c.lines)} lines</span>
@@ -119,8 +132,8 @@ function CaptureRow({ experiment, capture: c }: { experiment: Experiment; captur
   );
 }
 
-function PasteForm({ experiment, onDone }: { experiment: Experiment; onDone: () => void }) {
-  const { importInto, busy } = useImport();
+function PasteForm({ store, onDone }: { experiment: Experiment; store: (intake: Intake) => Promise<ImportResult | undefined>; onDone: () => void }) {
+  const { busy } = useImport();
   const [name, setName] = useState('');
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -130,7 +143,7 @@ function PasteForm({ experiment, onDone }: { experiment: Experiment; onDone: () 
     e?.preventDefault();
     if (!text.trim()) { setError('Paste the output of a tool first.'); return; }
     setError(null);
-    const r = await importInto(experiment.id, { text, name: name.trim() || `pasted-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.txt` });
+    const r = await store({ text, name: name.trim() || `pasted-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.txt` });
     if (r && r.imported.length) { setText(''); setName(''); onDone(); }
   };
   return (

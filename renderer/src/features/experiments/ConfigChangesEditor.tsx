@@ -4,6 +4,7 @@ import type { ConfigChange, ConfigChangeInput } from '../../../../shared/model';
 import { useAction } from '../../app/useAction';
 import { useUndo } from '../../app/undo';
 import { SnapshotDiff } from './SnapshotDiff';
+import { focusAfterRemoval, focusWhenShown } from '../../lib/focus';
 
 const EMPTY: ConfigChangeInput = { scope: '', key: '', before: '', after: '', why: '' };
 
@@ -16,10 +17,13 @@ export function ConfigChangesEditor({ experimentId, changes }: { experimentId: n
   const update = async (c: ConfigChange, input: ConfigChangeInput) => {
     if (!await run((api) => api.updateConfigChange(c.id, input))) return;
     setEditing(null);
+    focusWhenShown(`config-change:${c.id}`);
     record({ message: `Config change ${c.key} edited.`, toast: false, undo: (api) => api.updateConfigChange(c.id, fields(c)) });
   };
   const remove = async (c: ConfigChange) => {
+    const refocus = focusAfterRemoval(`config-change:${c.id}`, `add-config-change:${experimentId}`);
     if (!await run(async (api) => { await api.deleteConfigChange(c.id); return true; })) return;
+    refocus();
     // the inverse adds it again, at the end of the list
     record({ message: `Config change ${c.key} deleted.`, undo: (api) => api.addConfigChange(experimentId, fields(c)) });
   };
@@ -38,13 +42,14 @@ export function ConfigChangesEditor({ experimentId, changes }: { experimentId: n
                     label={`Edit config change ${c.key}`}
                     initial={c}
                     submitLabel="Save change"
-                    onCancel={() => setEditing(null)}
+                    onCancel={() => { setEditing(null); focusWhenShown(`config-change:${c.id}`); }}
                     onSubmit={(input) => update(c, input)}
                   />
                 </td>
               </tr>
             ) : (
-              <tr key={c.id} data-testid="config-change-row">
+              <tr key={c.id} data-testid="config-change-row" tabIndex={-1}
+                data-focus-key={`config-change:${c.id}`} data-focus-group={`config-changes:${experimentId}`}>
                 <td>{c.scope}</td>
                 <td className="mono">{c.key}</td>
                 <td className="mono">{c.before}</td>
@@ -65,8 +70,10 @@ export function ConfigChangesEditor({ experimentId, changes }: { experimentId: n
         label="Add config change"
         initial={EMPTY}
         submitLabel="Add change"
+        firstFieldKey={`add-config-change:${experimentId}`}
         onSubmit={async (input) => {
           const added = await run((api) => api.addConfigChange(experimentId, input));
+          if (added) focusWhenShown(`config-change:${added.id}`);
           if (added) record({ message: `Config change ${added.key} added.`, toast: false, undo: (api) => api.deleteConfigChange(added.id) });
         }}
       />
@@ -75,8 +82,10 @@ export function ConfigChangesEditor({ experimentId, changes }: { experimentId: n
   );
 }
 
-function ChangeForm({ label, initial, submitLabel, onSubmit, onCancel }: {
+function ChangeForm({ label, initial, submitLabel, onSubmit, onCancel, firstFieldKey }: {
   label: string;
+  /** the focus key of the first field (the add form: where the focus goes when the last change is deleted) */
+  firstFieldKey?: string;
   initial: ConfigChangeInput;
   submitLabel: string;
   onSubmit: (input: ConfigChangeInput) => Promise<void>;
@@ -94,7 +103,7 @@ function ChangeForm({ label, initial, submitLabel, onSubmit, onCancel }: {
   };
   return (
     <form className="change-form" aria-label={label} onSubmit={submit} onKeyDown={(e) => { if (e.key === 'Escape' && onCancel) onCancel(); }}>
-      <label className="field"><span>Scope</span><input list="config-scopes" value={v.scope} placeholder="php.ini" onChange={(e) => set({ scope: e.target.value })} /></label>
+      <label className="field"><span>Scope</span><input list="config-scopes" data-focus-key={firstFieldKey} value={v.scope} placeholder="php.ini" onChange={(e) => set({ scope: e.target.value })} /></label>
       <label className="field"><span>Key</span><input required value={v.key} placeholder="opcache.validate_timestamps" onChange={(e) => set({ key: e.target.value })} /></label>
       <label className="field"><span>Before</span><input value={v.before} onChange={(e) => set({ before: e.target.value })} /></label>
       <label className="field"><span>After</span><input value={v.after} onChange={(e) => set({ after: e.target.value })} /></label>

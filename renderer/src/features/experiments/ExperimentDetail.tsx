@@ -13,6 +13,8 @@ import { CapturesPanel } from '../evidence/CapturesPanel';
 import { ProposalsPanel } from '../evidence/ProposalsPanel';
 import { ConfigChangesEditor } from './ConfigChangesEditor';
 import { MetricsEditor } from './MetricsEditor';
+import { focusAfterRemoval } from '../../lib/focus';
+import { profileSummary } from '../../../../shared/profileSummary';
 
 interface Draft { title: string; date: string; status: ExperimentStatus; profileId: number | null; notes: string }
 const toDraft = (e: Experiment): Draft => ({ title: e.title, date: e.date, status: e.status, profileId: e.profileId, notes: e.notes });
@@ -51,17 +53,21 @@ export function ExperimentDetail({ experiment, index, profiles, usual, onDeleted
     record({ message: `Experiment “${ok.title}” edited.`, toast: false, undo: (api) => api.updateExperiment(experiment.id, old) });
   };
   const remove = async () => {
+    // the focus goes to the experiment next to it in the list (taken while it is still listed)
+    const refocus = focusAfterRemoval(`experiment:${experiment.id}`, 'add-experiment');
     // the next experiment is shown first: nothing on screen asks for this one again once it is in the trash
     onDeleted();
     const ok = await run(async (api) => { await api.deleteExperiment(experiment.id); return true; });
     if (!ok) { navigate({ name: 'study', studyId: experiment.studyId, experimentId: experiment.id }); return; }
+    refocus();
     record({
       message: `Experiment “${experiment.title}” deleted: it is in the trash.`,
       undo: async (api) => { const x = await api.restoreExperiment(experiment.id); navigate({ name: 'study', studyId: x.studyId, experimentId: x.id }); },
     });
   };
   const stepLabel = index === 0 ? 'Baseline' : `Step ${index}`;
-  const profile = profiles.find((p) => p.id === experiment.profileId);
+  // the profile chosen (saved or not), summarised under the choice
+  const profile = profiles.find((p) => p.id === draft.profileId);
 
   return (
     <section className={`panel experiment-detail status-row-${experiment.status}`} aria-label={`Experiment ${experiment.title}`}>
@@ -99,7 +105,7 @@ export function ExperimentDetail({ experiment, index, profiles, usual, onDeleted
           <div className="field span-2 profile-summary">
             {profile ? (
               <span className="small muted">
-                {[profile.cpuModel, profile.cores && `${profile.cores} cores`, profile.os].filter(Boolean).join(' · ')}{' '}
+                <span data-testid="profile-summary">{profileSummary(profile)}</span>{' '}
                 <button type="button" className="link-button" onClick={() => navigate({ name: 'profiles', profileId: profile.id })}>Open profile</button>
               </span>
             ) : (

@@ -9,6 +9,7 @@ import { formatQuantity } from '../../../../shared/units';
 import { hasFiles, useFileDrop } from '../../hooks/useFileDrop';
 import { useWindowedRows } from '../../hooks/useWindowedRows';
 import { useImport } from '../evidence/useImport';
+import { focusWhenShown } from '../../lib/focus';
 
 /**
  * The study's experiments in order (baseline first). Select with click/Enter; reorder by dragging or
@@ -87,6 +88,7 @@ export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
     if (!created) return;
     setNewTitle('');
     onSelect(created.id);
+    focusWhenShown(`experiment:${created.id}`);
     record({
       message: `Experiment “${created.title}” added.`, toast: false,
       // away from it first (nothing on screen asks for it once it is in the trash), then to the trash
@@ -124,11 +126,13 @@ export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
                 className={`exp-button ${selectedId === x.id ? 'active' : ''}`}
                 aria-current={selectedId === x.id ? 'true' : undefined}
                 aria-describedby="reorder-help"
+                data-focus-key={`experiment:${x.id}`}
+                data-focus-group={`experiments:${studyId}`}
                 onClick={() => onSelect(x.id)}
                 onKeyDown={(e) => onKeyDown(e, x.id, i)}
               >
                 <span className="exp-pos" aria-hidden="true">{i === 0 ? 'B' : i}</span>
-                <span className="exp-title">{x.title}</span>
+                <span className="exp-title" title={x.title}>{x.title}</span>
                 <StatusBadge status={x.status} />
                 {primary && <span className="exp-value">{formatQuantity(primary.value, primary.unit, primary.name)}</span>}
                 {x.captureCount > 0 && <span className="exp-captures muted small" title={`${x.captureCount} captures`} aria-label={`${x.captureCount} captures`}>▤ {x.captureCount}</span>}
@@ -143,6 +147,7 @@ export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
       <form className="inline-form" aria-label="Add experiment" onSubmit={add}>
         <input
           aria-label="New experiment title"
+          data-focus-key="add-experiment"
           placeholder={order.length === 0 ? 'Baseline' : `Step ${order.length}`}
           value={newTitle}
           onChange={(e) => setNewTitle(e.target.value)}

@@ -7,6 +7,7 @@ import { editableQuantity, formatQuantity, parseQuantity } from '../../../../sha
 import type { TunebookApi } from '../../../../shared/api';
 import { useAction } from '../../app/useAction';
 import { useUndo } from '../../app/undo';
+import { focusAfterRemoval, focusWhenShown } from '../../lib/focus';
 
 /** What the result form holds: the value as typed ("168 MiB/s", "43.0k", "207 ms"). */
 interface Draft { name: string; value: string; unit: string; better: Better; primary: boolean }
@@ -27,7 +28,7 @@ export function MetricsEditor({ experiment, usual, onOpenCapture }: {
   const metrics = experiment.metrics;
   const update = async (m: ResultMetric, input: Parameters<TunebookApi['updateResultMetric']>[1], close: boolean) => {
     if (!await run((api) => api.updateResultMetric(m.id, input))) return;
-    if (close) setEditing(null);
+    if (close) { setEditing(null); focusWhenShown(`metric:${m.id}`); }
     const { id: _id, source: _s, ...old } = m;
     record({ message: `Result ${m.name} edited.`, toast: false, undo: (api) => api.updateResultMetric(m.id, old) });
   };
@@ -40,7 +41,9 @@ export function MetricsEditor({ experiment, usual, onOpenCapture }: {
     });
   };
   const remove = async (m: ResultMetric) => {
+    const refocus = focusAfterRemoval(`metric:${m.id}`, `add-metric:${experiment.id}`);
     if (!await run(async (api) => { await api.deleteResultMetric(m.id); return true; })) return;
+    refocus();
     const { id: _id, source, ...fields } = m;
     const src = source && source.captureId !== null
       ? { captureId: source.captureId, metric: source.metric, ...(source.labels ? { labels: source.labels } : {}), ...(source.lines ? { lines: source.lines } : {}) }
@@ -69,13 +72,14 @@ export function MetricsEditor({ experiment, usual, onOpenCapture }: {
                     initial={toDraft(m)}
                     usual={usual}
                     submitLabel="Save metric"
-                    onCancel={() => setEditing(null)}
+                    onCancel={() => { setEditing(null); focusWhenShown(`metric:${m.id}`); }}
                     onSubmit={(input) => update(m, input, true)}
                   />
                 </td>
               </tr>
             ) : (
-              <tr key={m.id} data-testid="metric-row" className={m.primary ? 'primary-row' : ''}>
+              <tr key={m.id} data-testid="metric-row" className={m.primary ? 'primary-row' : ''} tabIndex={-1}
+                data-focus-key={`metric:${m.id}`} data-focus-group={`metrics:${experiment.id}`}>
                 <td className="mono">{m.name}</td>
                 <td className="num" data-testid="metric-value" title={`${m.value} ${m.unit}`.trim()}>{formatQuantity(m.value, m.unit, m.name)}</td>
                 <td>{m.better}</td>
@@ -110,8 +114,10 @@ export function MetricsEditor({ experiment, usual, onOpenCapture }: {
         initial={initial}
         usual={usual}
         submitLabel="Add metric"
+        firstFieldKey={`add-metric:${experiment.id}`}
         onSubmit={async (input) => {
           const added = await run((api) => api.addResultMetric(experiment.id, input));
+          if (added) focusWhenShown(`metric:${added.id}`);
           if (added) record({ message: `Result ${added.name} added.`, toast: false, undo: (api) => api.deleteResultMetric(added.id) });
         }}
       />
@@ -129,8 +135,10 @@ function defaultUnit(d: Draft, usual: readonly UsualMetric[]): string {
   return d.unit.trim() || usual.find((u) => u.name === d.name.trim())?.unit || metricInfo(d.name.trim()).unit;
 }
 
-function MetricForm({ label, initial, usual, submitLabel, onSubmit, onCancel }: {
+function MetricForm({ label, initial, usual, submitLabel, onSubmit, onCancel, firstFieldKey }: {
   label: string;
+  /** the focus key of the first field (the add form: where the focus goes when the last result is deleted) */
+  firstFieldKey?: string;
   initial: Draft;
   usual: readonly UsualMetric[];
   submitLabel: string;
@@ -159,7 +167,7 @@ function MetricForm({ label, initial, usual, submitLabel, onSubmit, onCancel }: 
   };
   return (
     <form className="metric-form" aria-label={label} onSubmit={submit} onKeyDown={(e) => { if (e.key === 'Escape' && onCancel) onCancel(); }}>
-      <label className="field"><span>Metric</span><input list="metric-names" value={d.name} placeholder="requests_per_second" onChange={(e) => onName(e.target.value)} /></label>
+      <label className="field"><span>Metric</span><input list="metric-names" data-focus-key={firstFieldKey} value={d.name} placeholder="requests_per_second" onChange={(e) => onName(e.target.value)} /></label>
       <label className="field">
         <span>Value</span>
         <input className="num" value={d.value} aria-invalid={!!error || undefined} placeholder={unitHint ? `e.g. 140 ${unitHint === '1/s' ? 'req/s' : unitHint}` : 'e.g. 140'}

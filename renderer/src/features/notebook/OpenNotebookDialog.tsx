@@ -29,7 +29,7 @@ export function OpenNotebookDialog({ currentPath, onClose }: { currentPath: stri
       <form className="form" onSubmit={submit}>
         <label className="field">
           <span>Notebook file path</span>
-          <input autoFocus className="mono" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/tuning/health-check.tunebook" />
+          <input className="mono" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/tuning/health-check.tunebook" />
         </label>
         <label className="field checkbox">
           <input type="checkbox" checked={create} onChange={(e) => setCreate(e.target.checked)} />

@@ -10,6 +10,7 @@ import { parseNumber } from '../../lib/format';
 import { useDraft } from '../../hooks/useDraft';
 import { useUndo } from '../../app/undo';
 import { FillFromCaptures } from './FillFromCaptures';
+import { focusAfterRemoval, focusWhenShown } from '../../lib/focus';
 
 const EMPTY: HardwareProfileInput = {
   name: '', cpuModel: '', cores: null, threads: null, memoryBytes: null, disks: [],
@@ -79,15 +80,17 @@ export function ProfileForm({ profile }: { profile: HardwareProfile | null }) {
         const old = toInput(profile);
         record({ message: `Profile “${profile.name}” edited.`, toast: false, undo: (a) => a.updateProfile(profile.id, old) });
       }
-      if (!profile) navigate({ name: 'profiles', profileId: result.id });
+      if (!profile) { navigate({ name: 'profiles', profileId: result.id }); focusWhenShown(`profile:${result.id}`); }
     }
   };
 
   const remove = async () => {
     if (!profile) return;
+    const refocus = focusAfterRemoval(`profile:${profile.id}`, 'new-profile');
     try {
       await api.deleteProfile(profile.id);
       navigate({ name: 'profiles', profileId: null });
+      refocus();
     } catch (e) {
       // Refused while used: keep the message next to the button, where the user is looking.
       setError(describeError(e).message);

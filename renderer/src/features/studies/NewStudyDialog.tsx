@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useApp } from '../../app/AppContext';
 import { useAction } from '../../app/useAction';
 import { Dialog } from '../../components/Dialog/Dialog';
+import { focusWhenShown } from '../../lib/focus';
 
 export function NewStudyDialog({ onClose }: { onClose: () => void }) {
   const { navigate } = useApp();
@@ -17,7 +18,7 @@ export function NewStudyDialog({ onClose }: { onClose: () => void }) {
     setBusy(true);
     const study = await run((api) => api.createStudy({ title: title.trim(), goal }));
     setBusy(false);
-    if (study) { onClose(); navigate({ name: 'study', studyId: study.id }); }
+    if (study) { onClose(); navigate({ name: 'study', studyId: study.id }); focusWhenShown(`study:${study.id}`); }
   };
 
   return (
@@ -25,7 +26,7 @@ export function NewStudyDialog({ onClose }: { onClose: () => void }) {
       <form className="form" onSubmit={submit}>
         <label className="field">
           <span>Title</span>
-          <input autoFocus required value={title} onChange={(e) => setTitle(e.target.value)} placeholder="health-check QPS" />
+          <input required value={title} onChange={(e) => setTitle(e.target.value)} placeholder="health-check QPS" />
         </label>
         <label className="field">
           <span>Goal</span>

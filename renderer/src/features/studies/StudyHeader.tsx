@@ -5,6 +5,7 @@ import { useApp } from '../../app/AppContext';
 import { useAction } from '../../app/useAction';
 import { useUndo } from '../../app/undo';
 import { useDraft } from '../../hooks/useDraft';
+import { focusAfterRemoval, focusWhenShown } from '../../lib/focus';
 
 /** Title (rename in place), goal text, Export, and Delete with an Undo toast (restoreStudy). */
 export function StudyHeader({ study, onExport }: { study: Study; onExport: () => void }) {
@@ -26,6 +27,7 @@ export function StudyHeader({ study, onExport }: { study: Study; onExport: () =>
     const ok = await run((api) => api.updateStudy(study.id, { title: title.trim() }));
     if (!ok) return;
     setRenaming(false);
+    focusWhenShown('rename-study');
     if (ok.title !== old) record({ message: `Study “${old}” renamed to “${ok.title}”.`, toast: false, undo: (api) => api.updateStudy(study.id, { title: old }) });
   };
   const saveGoal = async () => {
@@ -36,10 +38,13 @@ export function StudyHeader({ study, onExport }: { study: Study; onExport: () =>
     if (ok.goal !== old) record({ message: `Goal of “${study.title}” changed.`, toast: false, undo: (api) => api.updateStudy(study.id, { goal: old }) });
   };
   const remove = async () => {
+    // the focus goes to the study next to it in the sidebar (taken while it is still listed)
+    const refocus = focusAfterRemoval(`study:${study.id}`, 'new-study');
     // away from the study first: nothing on screen asks for it again once it is in the trash
     navigate({ name: 'home' });
     const ok = await run(async (api) => { await api.deleteStudy(study.id); return true; });
     if (!ok) { navigate({ name: 'study', studyId: study.id }); return; }
+    refocus();
     record({
       message: `Study “${study.title}” deleted: it is in the trash.`,
       undo: async (api) => { const s = await api.restoreStudy(study.id); navigate({ name: 'study', studyId: s.id }); },
@@ -55,15 +60,15 @@ export function StudyHeader({ study, onExport }: { study: Study; onExport: () =>
             aria-label="Study title"
             value={title}
             onChange={(e) => setTitle(e.target.value)}
-            onKeyDown={(e) => { if (e.key === 'Escape') { setTitle(study.title); setRenaming(false); } }}
+            onKeyDown={(e) => { if (e.key === 'Escape') { setTitle(study.title); setRenaming(false); focusWhenShown('rename-study'); } }}
           />
           <button type="submit" className="btn btn-primary btn-small">Save title</button>
-          <button type="button" className="btn btn-small" onClick={() => { setTitle(study.title); setRenaming(false); }}>Cancel</button>
+          <button type="button" className="btn btn-small" onClick={() => { setTitle(study.title); setRenaming(false); focusWhenShown('rename-study'); }}>Cancel</button>
         </form>
       ) : (
         <div className="title-row">
           <h1>{study.title}</h1>
-          <button type="button" className="btn btn-small" onClick={() => setRenaming(true)}>Rename</button>
+          <button type="button" className="btn btn-small" data-focus-key="rename-study" onClick={() => setRenaming(true)}>Rename</button>
           <button type="button" className="btn btn-small" onClick={onExport} title="A report (HTML, Markdown, PDF) or a bundle (.eln) — also File › Export… (Ctrl+E)">Export…</button>
           <button type="button" className="btn btn-small btn-danger" onClick={remove}>Delete study</button>
         </div>

@@ -13,6 +13,7 @@ import { useQuery } from '../../app/useQuery';
 import { useUndo } from '../../app/undo';
 import { Dialog } from '../../components/Dialog/Dialog';
 import { useToasts } from '../../components/Toast/useToasts';
+import { focusAfterRemoval } from '../../lib/focus';
 import './trash.css';
 
 /** Deleting, restoring and emptying all touch a study (profiles do not). */
@@ -26,7 +27,7 @@ export function TrashNavItem({ active, onOpen }: { active: boolean; onOpen: () =
   const trash = useQuery('trash', listTrash, { on: trashChanged });
   const n = trash.data?.length ?? 0;
   return (
-    <button type="button" className={`nav-item ${active ? 'active' : ''}`} aria-current={active ? 'page' : undefined} onClick={onOpen}
+    <button type="button" className={`nav-item ${active ? 'active' : ''}`} aria-current={active ? 'page' : undefined} onClick={onOpen} data-focus-key="trash-nav"
       aria-label={n ? `Trash, ${plural(n, 'item')}` : 'Trash'}>
       <span className="nav-title">Trash</span>
       {n > 0 && <span className="nav-meta" data-testid="trash-count">{formatNumber(n)}</span>}
@@ -60,7 +61,10 @@ export function TrashView() {
   const [confirm, setConfirm] = useState<{ item: TrashItem } | 'empty' | null>(null);
   const items = trash.data ?? [];
 
+  // after an item leaves the trash, the focus goes to the one next to it
+  const keyOf = (item: TrashItem) => `trash:${item.kind}-${item.id}`;
   const restore = async (item: TrashItem) => {
+    const refocus = focusAfterRemoval(keyOf(item), 'trash-nav');
     const done = await run(async (api) => {
       if (item.kind === 'study') { await api.restoreStudy(item.id); return () => navigate({ name: 'study', studyId: item.id }); }
       if (item.kind === 'experiment') { await api.restoreExperiment(item.id); return () => navigate({ name: 'study', studyId: item.studyId, experimentId: item.id }); }
@@ -68,6 +72,7 @@ export function TrashView() {
       return () => navigate({ name: 'study', studyId: item.studyId, experimentId: item.experimentId });
     });
     if (!done) return;
+    refocus();
     // the inverse of a restore: back to the trash
     record({
       message: `“${item.name}” restored.`, toast: false,
@@ -78,7 +83,9 @@ export function TrashView() {
 
   const deleteForever = async (item: TrashItem) => {
     setConfirm(null);
+    const refocus = focusAfterRemoval(keyOf(item), 'trash-nav');
     const r = await run((api) => api.deleteForever({ kind: item.kind, id: item.id }));
+    if (r) refocus();
     if (r) show({ message: `“${item.name}” deleted for good${r.captures ? ` (and ${plural(r.captures, 'stored capture')} nothing else used)` : ''}.` });
   };
 
@@ -106,12 +113,12 @@ export function TrashView() {
             <li key={`${item.kind}-${item.id}`} className="trash-item panel" data-testid="trash-item">
               <div className="trash-main">
                 <span className={`badge trash-kind trash-kind-${item.kind}`}>{item.kind}</span>
-                <span className="trash-name">{item.name}</span>
+                <span className="trash-name" title={item.name}>{item.name}</span>
                 <span className="muted small">{where(item)}</span>
               </div>
               <div className="trash-meta">
                 <span className="muted small">deleted <time dateTime={item.deletedAt}>{when(item.deletedAt)}</time></span>
-                <button type="button" className="btn btn-small" aria-label={`Restore ${item.name}`} onClick={() => void restore(item)}>Restore</button>
+                <button type="button" className="btn btn-small" aria-label={`Restore ${item.name}`} data-focus-key={keyOf(item)} data-focus-group="trash" onClick={() => void restore(item)}>Restore</button>
                 <button type="button" className="btn btn-small btn-danger" aria-label={`Delete ${item.name} forever`} onClick={() => setConfirm({ item })}>Delete forever</button>
               </div>
             </li>
@@ -122,7 +129,7 @@ export function TrashView() {
         <Dialog title="Empty the trash?" onClose={() => setConfirm(null)}>
           <p>{plural(items.length, 'item')} will be deleted for good, with the experiments and captures in them. This cannot be undone.</p>
           <div className="form-actions">
-            <button type="button" className="btn" autoFocus onClick={() => setConfirm(null)}>Cancel</button>
+            <button type="button" className="btn" data-autofocus onClick={() => setConfirm(null)}>Cancel</button>
             <button type="button" className="btn btn-danger" onClick={() => void empty()}>Empty trash</button>
           </div>
         </Dialog>
@@ -131,7 +138,7 @@ export function TrashView() {
         <Dialog title={`Delete “${confirm.item.name}” forever?`} onClose={() => setConfirm(null)}>
           <p>{confirm.item.kind === 'study' ? 'The study and its experiments will be deleted for good.' : `The ${confirm.item.kind} will be deleted for good.`} This cannot be undone.</p>
           <div className="form-actions">
-            <button type="button" className="btn" autoFocus onClick={() => setConfirm(null)}>Cancel</button>
+            <button type="button" className="btn" data-autofocus onClick={() => setConfirm(null)}>Cancel</button>
             <button type="button" className="btn btn-danger" onClick={() => void deleteForever(confirm.item)}>Delete forever</button>
           </div>
         </Dialog>
