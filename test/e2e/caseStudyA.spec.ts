@@ -69,5 +69,5 @@ test('case study A: health-check QPS 140 → 205 → 286 req/s', async ({ page }
   // The profile is reused: three experiments use it.
   await page.getByRole('button', { name: 'Hardware profiles', exact: true }).click();
   await expect(page.getByRole('navigation', { name: 'Profiles' })).toContainText('used by 3');
-  await expect(page.getByRole('navigation', { name: 'Profiles' })).toContainText('4C / 8 GB');
+  await expect(page.getByRole('navigation', { name: 'Profiles' })).toContainText('4C/8G · CentOS 7.5 (BBR enabled) · used by 3');
 });

@@ -1,7 +1,7 @@
 import { useApp } from '../../app/AppContext';
 import { profilesChanged } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
-import { formatBytes } from '../../../../shared/format';
+import { profileSummary } from '../../../../shared/profileSummary';
 import { ProfileForm } from './ProfileForm';
 
 /** Hardware profiles: the machines experiments ran on, shared across experiments and studies. */
@@ -16,7 +16,7 @@ export function ProfilesView({ profileId }: { profileId: number | null | undefin
     <div className="view profiles-view">
       <header className="title-row">
         <h1>Hardware profiles</h1>
-        <button type="button" className="btn btn-small" onClick={() => navigate({ name: 'profiles', profileId: null })}>New profile</button>
+        <button type="button" className="btn btn-small" data-focus-key="new-profile" onClick={() => navigate({ name: 'profiles', profileId: null })}>New profile</button>
       </header>
       {profiles.error && <p role="alert" className="error-text">{profiles.error}</p>}
       <div className="profiles-layout">
@@ -29,12 +29,13 @@ export function ProfilesView({ profileId }: { profileId: number | null | undefin
                   type="button"
                   className={`nav-item ${selected?.id === p.id ? 'active' : ''}`}
                   aria-current={selected?.id === p.id ? 'true' : undefined}
+                  data-focus-key={`profile:${p.id}`}
+                  data-focus-group="profiles"
                   onClick={() => navigate({ name: 'profiles', profileId: p.id })}
                 >
-                  <span className="nav-title">{p.name}</span>
-                  <span className="nav-meta">
-                    {[p.cores && `${p.cores}C`, p.memoryBytes && formatBytes(p.memoryBytes)].filter(Boolean).join(' / ')}
-                    {' · '}used by {p.usedBy}
+                  <span className="nav-title" title={p.name}>{p.name}</span>
+                  <span className="nav-meta profile-meta" data-testid="profile-summary">
+                    {[profileSummary(p), `used by ${p.usedBy}`].filter(Boolean).join(' · ')}
                   </span>
                 </button>
               </li>
