@@ -61,7 +61,7 @@ export function StudyView({ studyId, experimentId, onExport }: { studyId: number
         />
       )}
       <StudyHeader study={study} onExport={onExport} />
-      <RequirementsEditor studyId={study.id} requirements={study.requirements} />
+      <RequirementsEditor studyId={study.id} requirements={study.requirements} comparison={comparison.data} onSelect={select} />
       <ComparisonView study={study} comparison={comparison} experiments={experiments} onSelect={select} />
       <div className="experiments-layout">
         <ExperimentList studyId={study.id} experiments={experiments} selectedId={selected?.id ?? null} onSelect={select} />
