@@ -117,7 +117,7 @@ export function SearchBox() {
                 onClick={() => go(h)}
               >
                 <span className={`badge kind-${h.kind}`}>{KIND_LABEL[h.kind]}</span>
-                <span className="hit-title">{h.title}</span>
+                <span className="hit-title" title={h.title}>{h.title}</span>
                 {h.studyTitle && h.kind !== 'study' && <span className="hit-study muted small">in {h.studyTitle}</span>}
                 <span className="hit-snippet"><Highlight snippet={h.snippet} /></span>
                 {h.experimentId !== null && (
