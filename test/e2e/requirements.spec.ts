@@ -13,6 +13,11 @@ test('requirements are saved, validated, and drive the goal column', async ({ pa
   await page.reload();
   await page.getByRole('navigation', { name: 'Studies' }).getByRole('button', { name: /Python service/ }).click();
   const form = page.getByRole('form', { name: 'Requirements' });
+  // read as statements; Edit opens the editor on them
+  await expect(form.getByTestId('requirement-statement')).toHaveText([
+    /^QPS ≥ 30\.0k req\/s — not measured yet/, /^each request ≤ 70 ms — not measured yet/, /^error rate ≤ 5 % — not measured yet/, /^server load ≤ 70 % — not measured yet/,
+  ]);
+  await form.getByRole('button', { name: /^Edit requirement 2/ }).click();
   await expect(form.getByLabel('Requirement 2 metric')).toHaveValue('latency_mean_seconds');
   await expect(form.getByLabel('Requirement 2 comparator')).toHaveValue('<=');
   // thresholds are stored in base units and shown the way people write them
@@ -38,10 +43,17 @@ test('requirements are saved, validated, and drive the goal column', async ({ pa
   await expect(rows.nth(1).getByTestId('timeline-goal')).toContainText('meets goal');
   await expect(rows.nth(1).getByTestId('timeline-step')).toHaveText('+733.3 %');
 
+  // the editor stays open after Discard, until Done
+  await form.getByRole('button', { name: 'Done' }).click();
+  await expect(form.getByTestId('requirement-statement').first()).toContainText('QPS ≥ 30.0k req/s — met by step 1');
+
   // removing a requirement
+  await form.getByRole('button', { name: /^Edit requirement 1/ }).click();
   await form.getByRole('button', { name: 'Remove requirement 1' }).click();
   await form.getByRole('button', { name: 'Save requirements' }).click();
-  await expect(form.getByLabel('Requirement 1 metric')).toHaveValue('latency_mean_seconds');
+  await expect(form.getByLabel('Requirement 1 metric')).toHaveCount(0);
+  await expect(form.getByTestId('requirement-statement')).toHaveCount(3);
+  await expect(form.getByTestId('requirement-statement').first()).toContainText('each request ≤ 70 ms — met by step 1');
   // the goal is every requirement an experiment measured: the first step measured none of those left
   await expect(rows.nth(0).getByTestId('timeline-goal')).toHaveText('—');
   await expect(rows.nth(1).getByTestId('timeline-goal')).toContainText('meets goal');
