@@ -10,8 +10,8 @@
 import { constants as fsc, lstatSync, readdirSync, readlinkSync, statSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { CaptureStream, evaluateFindings } from '../../shared/capture/registry';
+import { captureDecoder } from '../../shared/capture/decode';
 import type { ParsedCapture } from '../../shared/capture/types';
 import { TunebookError } from '../../shared/api';
 
@@ -107,7 +107,8 @@ export async function parseFile(file: string, opts: ParseFileOptions = {}): Prom
   const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), file: opts.name ?? path.basename(file) });
   // /proc files say 0 bytes and have content: the total is then unknown, what was read is shown
   const total = st.size;
-  const decoder = new StringDecoder('utf8');
+  // UTF-8, or UTF-16 when the first bytes say so (PowerShell's >): the same decoding as the store's
+  const decoder = captureDecoder();
   let read = 0;
   let zeros = -1;
   // never waits to open (a file swapped for a pipe since the stat included); no effect on a regular file

@@ -181,6 +181,16 @@ describe('parseFile on special paths given by themselves', () => {
     expect(c.settings).toEqual({ 'vm.swappiness': '10', 'net.core.somaxconn': '4096', 'kernel.pid_max': '4194304' });
   });
 
+  it('a UTF-16 file (PowerShell\'s >) is read as UTF-16, as the store reads it', async () => {
+    const f = path.join(dir, 'sysctl-utf16.txt');
+    writeFileSync(f, Buffer.from(`\ufeff${`${SYSCTL}kernel.hostname = büro-1\n`.replace(/\n/g, '\r\n')}`, 'utf16le'));
+    const c = await parseFile(f);
+    expect(c.kind).toBe('sysctl');
+    // read as UTF-8 it would lose the ü (U+FFFD) and warn that the file looks like UTF-16
+    expect(c.settings).toEqual({ 'vm.swappiness': '10', 'net.core.somaxconn': '4096', 'kernel.pid_max': '4194304', 'kernel.hostname': 'büro-1' });
+    expect(c.warnings.filter((w) => /UTF-16/.test(w))).toEqual([]);
+  });
+
   it('reading stops at a run of 1 MiB of zero bytes, with a warning', async () => {
     const f = path.join(dir, 'zeros-after-text.txt');
     writeFileSync(f, Buffer.concat([Buffer.from(SYSCTL), Buffer.alloc(3 * 2 ** 20)]));
