@@ -169,10 +169,11 @@ export function memberSkipReason(segments: string[], platform: NodeJS.Platform):
 // Extracting
 
 /**
- * Unpacks the archive `file` into `into` (an empty folder the caller owns and later removes) and
- * lists the files written, with their names in the archive. Folders are made as files need them;
- * links, devices and pipes are never made (they are listed in `skipped`, as are hidden files,
- * macOS metadata and a second member of an existing name). Archives inside are kept as files.
+ * Unpacks the archive `file` into `into` (an empty folder the caller owns and later removes; made
+ * if missing) and lists the files written, with their names in the archive. Folders are made as
+ * files need them; links, devices and pipes are never made (they are listed in `skipped`, as are
+ * hidden files, macOS metadata and a second member of an existing name). Archives inside are kept
+ * as files.
  *
  * Rejects with TunebookError, removing everything it wrote under `into`: 'invalid' for a damaged or
  * unreadable archive; 'refused' for one that breaks a rule (a name outside the archive) or a limit;
@@ -191,6 +192,7 @@ export async function extractArchive(file: string, into: string, opts: ExtractOp
     throw new TunebookError('refused', `"${shown(label)}" cannot be read (${(err as Error).message}).`);
   }
   if (kind === null) throw new TunebookError('invalid', `"${shown(label)}" is not an archive Tunebook reads (.tar, .tar.gz, .tgz or .zip).`);
+  await fsp.mkdir(into, { recursive: true });
   if ((await fsp.readdir(into)).length > 0) throw new TunebookError('internal', `The folder an archive is unpacked into must be empty (${into}).`);
   const free = await freeBytes(into);
   const ctx = new Extraction(label, kind, into, L, free, opts);
