@@ -5,7 +5,8 @@
  * transaction (captureStore.ts); the main thread announces the change after each commit.
  */
 import { parentPort } from 'node:worker_threads';
-import { statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { StoreProgress } from '../../shared/api';
 import type { BundleImportResult, ImportedCapture, ImportResult } from '../../shared/model';
@@ -16,6 +17,7 @@ import { commitStaged, hashFile, linkStored, reparseCapture, removeQuietly, stag
 import type { LinkOptions } from './captureStore';
 import { storeError } from './errors';
 import { sparseProblem } from './captureFiles';
+import { archiveKind, extractArchive } from './archive';
 import { NotebookService } from './notebookService';
 import { resultProposal } from './proposals';
 import { serveJobs } from './workerProtocol';
@@ -57,6 +59,20 @@ function withDb<T>(notebook: string, fn: (db: Db) => Promise<T>): Promise<T> {
   return fn(db).finally(() => db.close());
 }
 
+/**
+ * The name a capture from an archive gets: the archive's name without its extension, then the
+ * member's path inside it (`kit.tar.gz` + `monitors/vmstat.txt` → `kit/monitors/vmstat.txt`); a
+ * member already under a folder of the archive's name (the kit's own top folder) is not nested twice.
+ */
+export function archiveMemberName(archive: string, member: string): string {
+  const stem = archive.replace(/\.(tar\.gz|tgz|tar|zip)$/i, '');
+  if (member.startsWith(`${path.posix.basename(stem)}/`)) {
+    const dir = path.posix.dirname(stem);
+    return dir === '.' ? member : `${dir}/${member}`;
+  }
+  return `${stem}/${member}`;
+}
+
 async function importFiles(job: Extract<StoreJob, { op: 'import' }>, emit: (e: StoreEvent) => void): Promise<ImportResult> {
   return withDb(job.notebook, async (db) => {
     const service = new NotebookService(db);
@@ -74,8 +90,7 @@ async function importFiles(job: Extract<StoreJob, { op: 'import' }>, emit: (e: S
       out.imported.push(imported);
       emit({ committed: imported, studyId });
     };
-    for (const [index, f] of job.files.entries()) {
-      const count = job.files.length;
+    const importOne = async (f: ImportFile, index: number, count: number): Promise<void> => {
       const onProgress = (read: number, total: number) => progress({ task: 'import', file: f.name, index, count, read, total });
       progress({ task: 'import', file: f.name, index, count, read: 0, total: 1 });
       try {
@@ -87,7 +102,7 @@ async function importFiles(job: Extract<StoreJob, { op: 'import' }>, emit: (e: S
         // bytes the notebook may already hold (a capture of the same size): hash first, and only link them
         if (cq.hasCaptureOfSize(db, st.size)) {
           const known = cq.captureIdBySha(db, await hashFile(f.path, onProgress));
-          if (known !== undefined) { stored(linkStored(db, known, e.id, f.name, acceptResult(e.id)), e.studyId); continue; }
+          if (known !== undefined) { stored(linkStored(db, known, e.id, f.name, acceptResult(e.id)), e.studyId); return; }
         }
         const staged = await stageCapture(f.path, f.name, { stagingDir: job.stagingDir, ...(job.kind ? { kind: job.kind } : {}), onProgress });
         try {
@@ -97,6 +112,27 @@ async function importFiles(job: Extract<StoreJob, { op: 'import' }>, emit: (e: S
         }
       } catch (err) {
         out.failed.push({ name: f.name, message: storeError(err, f.name).message });
+      }
+    };
+    for (const [index, f] of job.files.entries()) {
+      const count = job.files.length;
+      // unreadable: importOne says why
+      const kind = await archiveKind(f.path, f.name).catch(() => null);
+      if (!kind) { await importOne(f, index, count); continue; }
+      // an archive (the capture kit's, or any .tar, .tar.gz or .zip): its files are the captures
+      const dir = path.join(job.stagingDir, `archive-${process.pid}-${randomBytes(6).toString('hex')}`);
+      try {
+        const unpacked = await extractArchive(f.path, dir, {
+          label: f.name,
+          onProgress: (read, total) => progress({ task: 'import', file: f.name, index, count, read, total }),
+        });
+        for (const s of unpacked.skipped) if (s.kind !== 'hidden') out.failed.push({ name: archiveMemberName(f.name, s.name), message: s.reason });
+        for (const m of unpacked.files) await importOne({ path: m.path, name: archiveMemberName(f.name, m.name) }, index, count);
+      } catch (err) {
+        // refused or unreadable as a whole: nothing of it is stored
+        out.failed.push({ name: f.name, message: storeError(err, f.name).message });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
     }
     // move what was committed from the WAL into the notebook file (a copy of the .tunebook file then has it);
