@@ -22,7 +22,8 @@ export function CaptureCard({ entry, onRemove, actions }: { entry: CaptureEntry;
   const headingId = useId();
   const c = entry.capture;
   return (
-    <article className={`panel capture-card ${entry.error ? 'capture-failed' : ''}`} aria-labelledby={headingId} data-testid="capture-card">
+    <article className={`panel capture-card ${entry.error ? 'capture-failed' : ''}`} aria-labelledby={headingId} data-testid="capture-card"
+      tabIndex={-1} data-focus-key={`capture-entry:${entry.key}`} data-focus-group="capture-entries">
       <header className="capture-head">
         <h2 id={headingId} className="capture-name">{entry.name}</h2>
         {c && (

@@ -15,6 +15,7 @@ import { MAX_TEXT_BYTES, parseFiles, parsePasted } from './parseCaptures';
 import type { CaptureEntry, ParseProgress } from './parseCaptures';
 import './captures.css';
 import { useFileDrop } from '../../hooks/useFileDrop';
+import { focusAfterRemoval, focusWhenShown } from '../../lib/focus';
 import { DropZone } from '../../components/DropZone/DropZone';
 import { AttachDialog } from '../evidence/AttachDialog';
 import type { Intake } from '../evidence/useImport';
@@ -56,7 +57,11 @@ export function CapturesView() {
     setJobs((js) => [...js, { id, label, progress: null }]);
     try {
       const result = await work((p) => setJobs((js) => js.map((j) => (j.id === id ? { ...j, progress: p } : j))));
-      if (mounted.current) setEntries((es) => [...result, ...es]);
+      if (mounted.current) {
+        setEntries((es) => [...result, ...es]);
+        // the first result is focused once drawn
+        if (result[0]) focusWhenShown(`capture-entry:${result[0].key}`);
+      }
       else keptEntries = [...result, ...keptEntries]; // finished after the user left the view: keep it for the return
       return result;
     } finally {
@@ -168,6 +173,7 @@ export function CapturesView() {
             <label htmlFor={textId}>Paste capture</label>
             <textarea
               id={textId}
+              data-focus-key="capture-paste"
               rows={5}
               value={pasteText}
               spellCheck={false}
@@ -217,7 +223,11 @@ export function CapturesView() {
             <CaptureCard
               key={entry.key}
               entry={entry}
-              onRemove={() => setEntries((es) => es.filter((x) => x.key !== entry.key))}
+              onRemove={() => {
+                const refocus = focusAfterRemoval(`capture-entry:${entry.key}`, 'capture-paste');
+                setEntries((es) => es.filter((x) => x.key !== entry.key));
+                refocus();
+              }}
               actions={entry.origin && !entry.shared && !entry.cancelled ? (
                 <button type="button" className="btn btn-small" onClick={() => setAttach({ intakes: [entry.origin!], what: entry.name })}>Store on experiment…</button>
               ) : undefined}
