@@ -228,9 +228,10 @@ cleanup() {
 }
 
 on_signal() {
-  trap '' INT TERM HUP
-  say "stopped ($1): no archive written"
+  # clean up first, and ignore SIGPIPE: the reader of our stderr may be gone already
+  trap '' INT TERM HUP PIPE
   cleanup
+  say "stopped ($1): no archive written"
   trap - EXIT INT TERM HUP
   kill -"$1" $$
   exit 1
@@ -437,7 +438,7 @@ monitor() {
     mo_rc=$?
     stamp >"$R/$mo_id.end"
     echo "$mo_rc" >"$R/$mo_id.rc"
-  ) 2>/dev/null &
+  ) >/dev/null 2>&1 &
   MONITORS="$MONITORS $mo_id"
 }
 
