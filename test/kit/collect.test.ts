@@ -40,14 +40,14 @@ function which(tool: string): string | null {
 }
 
 /** Runs the kit in its own process group (as a terminal would run a job); onStart sees the child. */
-function runKit(argv: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; onStart?: (pid: number, stderr: () => string) => void }): Promise<Run> {
+function runKit(argv: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; onStart?: (pid: number, stderr: () => string, closeStderr: () => void) => void }): Promise<Run> {
   const t0 = Date.now();
   const child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, env: opts.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '', stderr = '';
   child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
   child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
   const timer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, opts.timeoutMs ?? 30_000);
-  opts.onStart?.(child.pid!, () => stderr);
+  opts.onStart?.(child.pid!, () => stderr, () => child.stderr.destroy());
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout, stderr, ms: Date.now() - t0, pgid: child.pid! }); });
@@ -351,6 +351,25 @@ describe('collect.sh', () => {
     }
     expect(readFileSync(path.join(cwd, 'there.tar.gz'), 'utf8')).toBe('not mine');
     expect(readdirSync(cwd)).toEqual(['there.tar.gz']);
+  });
+
+  test('SIGTERM with its stderr already closed (a reader that went away) still stops the monitors and cleans up', async () => {
+    const cwd = dir('term');
+    const tmp = dir('term-tmp');
+    const r = await runKit(['dash', SCRIPT, '-d', '30', '-o', 't.tar.gz'], {
+      cwd, env: { ...process.env, TMPDIR: tmp }, timeoutMs: 20_000,
+      onStart: (pid, stderr, closeStderr) => {
+        const poll = setInterval(() => {
+          if (!stderr().includes('monitoring for')) return;
+          clearInterval(poll);
+          setTimeout(() => { closeStderr(); process.kill(pid, 'SIGTERM'); }, 1000);
+        }, 50);
+      },
+    });
+    expect(r.signal === 'SIGTERM' || r.code === 143).toBe(true);
+    expect(groupProcesses(r.pgid)).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
+    expect(existsSync(path.join(cwd, 't.tar.gz'))).toBe(false);
   });
 
   for (const sh of ['dash', 'bash']) {
