@@ -69,6 +69,8 @@ export function openNotebookDb(file: string, opts: OpenOptions = {}): Db {
   const abs = path.resolve(file);
   if (existsSync(abs)) {
     if (!statSync(abs).isFile()) throw new TunebookError('invalid', `${abs} is not a file`);
+    // /proc and /sys hold the kernel's files: never a notebook, whatever their size says
+    if (/^\/(proc|sys)\//.test(abs)) throw new TunebookError('refused', `${abs} is a file of the kernel, not a Tunebook notebook; it was left untouched`);
     // an empty file (or one like /proc/self/environ that says it is) becomes a notebook only when asked to create one
     if (statSync(abs).size === 0 && !opts.create) throw new TunebookError('refused', `${abs} is empty, not a Tunebook notebook; it was left untouched`);
     if (!looksLikeSqlite(abs)) throw new TunebookError('refused', `${abs} is not a Tunebook notebook (not an SQLite database); it was left untouched`);

@@ -425,7 +425,7 @@ export class Backend {
       if (r.path !== undefined) {
         const { files: found, problems } = walkPaths([this.readablePath(r.path, `source ${i + 1} path`)]);
         files.push(...found);
-        for (const p of problems) failed.push({ name: path.basename(p.path), message: storeError(p.error, path.basename(p.path)).message });
+        for (const p of problems) failed.push({ name: p.name, message: storeError(p.error, p.name).message });
       } else if (r.upload !== undefined) {
         const up = this.uploads.get(v.text(r.upload, `source ${i + 1} upload`, { max: 100 }));
         if (!up) v.fail(`upload ${String(r.upload)} is unknown or was already imported`);

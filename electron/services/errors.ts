@@ -14,6 +14,9 @@ export function storeError(e: unknown, what: string): TunebookError {
   if (e instanceof TunebookError) return e;
   const code = String((e as { code?: unknown } | null)?.code ?? '');
   const detail = e instanceof Error ? e.message : String(e);
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new TunebookError('refused', `The notebook is busy: another program has held its write lock for more than 5 s. ${what} was not stored; try again.`);
+  }
   if (isDiskFull(e)) {
     return new TunebookError('refused', `The disk is full: ${what} was not stored and the notebook is unchanged. Free some space and try again.`);
   }

@@ -24,6 +24,8 @@ export interface CaptureJson {
   tables?: Record<string, Table>;
   findings: ParsedCapture['findings'];
   warnings: string[];
+  /** set only on an entry that was not read (a dangling link, a pipe in a folder …): why, in a sentence */
+  skipped?: string;
 }
 
 const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null);
