@@ -9,6 +9,8 @@ import { Backend, APP_VERSION, defaultNotebookPath } from '../services/backend';
 import { parseFiles, parsePaths, readProblem } from '../services/captureFiles';
 import { isLoopback, startHttpHost } from '../host/httpHost';
 import { servedAccess } from '../services/hostPaths';
+import { kitScript, saveKit } from '../services/kit/kit';
+import { exportError } from '../services/errors';
 import { userDataDir } from '../services/paths';
 import { isDiskFull } from '../db/diskFull';
 import { PARSERS } from '../../shared/capture/registry';
@@ -69,6 +71,8 @@ Usage:
                                       it or nothing; what the notebook holds is left as it is
   tunebook reparse [--notebook FILE]  parse every stored capture again with this version's parsers
   tunebook vacuum [--notebook FILE]   give the space of removed captures back to the disk
+  tunebook kit [-o FILE]              the capture kit for the server being tuned, a POSIX sh script:
+                                      tunebook kit > collect.sh, then on the server sh collect.sh -h
   tunebook --version | --help
 
 Environment: TUNEBOOK_USER_DATA sets the folder for the default notebook and the recent list;
@@ -432,6 +436,24 @@ async function maintenance(argv: string[], task: 'reparse' | 'vacuum'): Promise<
   }
 }
 
+/** `tunebook kit`: the capture kit's script on stdout, or saved as an executable file with -o. */
+async function kit(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { output: { type: 'string', short: 'o' } } });
+  if (positionals.length) throw new TunebookError('invalid', 'tunebook kit takes no arguments: tunebook kit > collect.sh, or tunebook kit -o collect.sh');
+  if (values.output) {
+    const file = path.resolve(values.output);
+    try {
+      await saveKit(file);
+    } catch (e) {
+      throw exportError(e, file);
+    }
+    console.error(`wrote ${file}; on the server: sh ${path.basename(file)} -h`);
+  } else {
+    process.stdout.write(kitScript());
+  }
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   switch (cmd) {
@@ -462,6 +484,8 @@ async function main(argv: string[]): Promise<number> {
       return maintenance(rest, 'reparse');
     case 'vacuum':
       return maintenance(rest, 'vacuum');
+    case 'kit':
+      return kit(rest);
     default:
       throw new TunebookError('invalid', `unknown command "${cmd}" (see tunebook --help)`);
   }

@@ -15,6 +15,8 @@ import path from 'node:path';
 import type { NotebookInfo } from '../../shared/model';
 import { APP_VERSION, Backend, defaultNotebookPath } from '../services/backend';
 import { userDataDir } from '../services/paths';
+import { KIT_FILE_NAME, saveKit } from '../services/kit/kit';
+import { exportError } from '../services/errors';
 import type { RequestedAction } from '../../shared/api';
 import { APP_ENTRY_URL, APP_SCHEME, eventChannel } from './channels';
 import type { AppWebContentsLike } from './ipc';
@@ -110,6 +112,21 @@ async function chooseBundle(): Promise<void> {
   if (!r.canceled && r.filePaths[0]) requestAction({ action: 'import-bundle', path: r.filePaths[0] });
 }
 
+/** File › Save Capture Kit…: collect.sh where the user chooses, to copy to the server being tuned. */
+async function saveCaptureKitInteractive(): Promise<void> {
+  const file = await chooseSavePath({ title: 'Save the capture kit', defaultName: KIT_FILE_NAME, filterName: 'Shell script', extensions: ['sh'] });
+  if (!file) return;
+  try {
+    await saveKit(file);
+    await windowDialog.showMessageBox({
+      type: 'info', title: 'Capture kit saved', buttons: ['OK'], message: `Saved ${path.basename(file)}`,
+      detail: `Copy it to the server being tuned and run: sh ${path.basename(file)} -h\nIt writes one .tar.gz to drop on an experiment.`,
+    });
+  } catch (e) {
+    await windowDialog.showMessageBox({ type: 'error', title: 'Capture kit not saved', buttons: ['OK'], message: exportError(e, file).message });
+  }
+}
+
 /** The Save dialog of an export, starting in Documents. */
 async function chooseSavePath(o: { title: string; defaultName: string; filterName: string; extensions: string[] }): Promise<string | null> {
   const r = await windowDialog.showSaveDialog({
@@ -136,6 +153,7 @@ function rebuildMenu(): void {
       compactNotebook: () => requestAction({ action: 'compact-notebook' }),
       exportStudy: () => requestAction({ action: 'export-study' }),
       importBundle: () => { void chooseBundle(); },
+      saveCaptureKit: () => { void saveCaptureKitInteractive(); },
       openExternal: openExternalSafely,
       showAbout: () => {
         void windowDialog.showMessageBox({

@@ -18,6 +18,8 @@ export interface MenuActions {
   exportStudy(): void;
   /** choose a bundle (.eln) and import it */
   importBundle(): void;
+  /** save the capture kit (collect.sh) where the user chooses */
+  saveCaptureKit(): void;
   openExternal(url: string): void;
   showAbout(): void;
 }
@@ -56,6 +58,7 @@ export function buildMenuTemplate(opts: MenuOptions): MenuItemConstructorOptions
       { id: 'import-captures', label: 'Import Captures…', accelerator: 'CmdOrCtrl+I', click: () => actions.importCaptures() },
       { id: 'reparse-captures', label: 'Re-parse All Captures', click: () => actions.reparseCaptures() },
       { id: 'compact-notebook', label: 'Compact Notebook', click: () => actions.compactNotebook() },
+      { id: 'save-capture-kit', label: 'Save Capture Kit…', click: () => actions.saveCaptureKit() },
       { type: 'separator' },
       { id: 'export-study', label: 'Export…', accelerator: 'CmdOrCtrl+E', click: () => actions.exportStudy() },
       { id: 'import-bundle', label: 'Import Bundle…', click: () => actions.importBundle() },

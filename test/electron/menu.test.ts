@@ -5,7 +5,7 @@ import { buildMenuTemplate } from '../../electron/main/menu';
 function actions() {
   return {
     newNotebook: vi.fn(), openNotebook: vi.fn(), openRecent: vi.fn(), openExternal: vi.fn(), showAbout: vi.fn(),
-    importCaptures: vi.fn(), reparseCaptures: vi.fn(), compactNotebook: vi.fn(), exportStudy: vi.fn(), importBundle: vi.fn(),
+    importCaptures: vi.fn(), reparseCaptures: vi.fn(), compactNotebook: vi.fn(), exportStudy: vi.fn(), importBundle: vi.fn(), saveCaptureKit: vi.fn(),
   };
 }
 
@@ -31,7 +31,7 @@ describe('application menu', () => {
     expect(t.map((m) => m.label ?? m.role)).toEqual(['&File', '&Edit', '&View', 'help']);
     const file = sub(t[0]);
     expect(file.map((i) => i.label ?? i.role ?? i.type)).toEqual([
-      'New Notebook…', 'Open Notebook…', 'Open Recent', 'separator', 'Import Captures…', 'Re-parse All Captures', 'Compact Notebook', 'separator',
+      'New Notebook…', 'Open Notebook…', 'Open Recent', 'separator', 'Import Captures…', 'Re-parse All Captures', 'Compact Notebook', 'Save Capture Kit…', 'separator',
       'Export…', 'Import Bundle…', 'separator', 'Quit',
     ]);
     click(file[0]);
@@ -45,11 +45,13 @@ describe('application menu', () => {
     expect(a.reparseCaptures).toHaveBeenCalledOnce();
     expect(a.compactNotebook).toHaveBeenCalledOnce();
     expect(file[4]!.accelerator).toBe('CmdOrCtrl+I');
-    click(file[8]);
+    click(file[7]);
+    expect(a.saveCaptureKit).toHaveBeenCalledOnce();
     click(file[9]);
+    click(file[10]);
     expect(a.exportStudy).toHaveBeenCalledOnce();
     expect(a.importBundle).toHaveBeenCalledOnce();
-    expect(file[8]!.accelerator).toBe('CmdOrCtrl+E');
+    expect(file[9]!.accelerator).toBe('CmdOrCtrl+E');
   });
 
   it('lists recent notebooks without the open one, and opens them', () => {
