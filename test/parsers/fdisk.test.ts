@@ -6,6 +6,16 @@ import { parseText } from '../../shared/capture/registry';
 const fixture = (id: string, name: string) => readFileSync(join(__dirname, '../fixtures/captures', id, name), 'utf8');
 
 describe('fdisk', () => {
+  it('takes linear time on a disk line holding a long run of digits (it took seconds; found by fuzzing)', () => {
+    const text = readFileSync(join(__dirname, '../fixtures/captures/fdisk/image-dos.txt'), 'utf8')
+      .replace(/^(Disk \S+: )[\d.]+/m, `$1${'9'.repeat(15_000)}.${'9'.repeat(15_000)}`);
+    const started = Date.now();
+    parseText(text);
+    const c = parseText(text, { kind: 'fdisk' });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(c.kind).toBe('fdisk');
+  });
+
   it('seed capture: disk vda, 53687091200 bytes, 512-byte logical sectors, partition row', () => {
     const c = parseText(fixture('fdisk', 'fdisk-l-vda.txt'));
     expect(c.kind).toBe('fdisk');

@@ -25,10 +25,10 @@ class FdiskSink extends FactsSink {
     if (m && /\d/.test(m[2]!)) {
       const path = m[1]!;
       const rest = m[2]!;
-      const bytes = /(\d+)\s*(?:bytes|字节|Bytes|octets|bytes)/.exec(rest);
+      const bytes = /(?<!\d)(\d+)\s*(?:bytes|字节|Bytes|octets|bytes)/.exec(rest);
       const d: Disk = { name: path.replace(/^\/dev\//, '') };
       if (bytes) d.size_bytes = Number(bytes[1]);
-      const sectors = /(\d+)\s*(?:sectors|个扇区|Sektoren|secteurs|sectores)/.exec(rest);
+      const sectors = /(?<!\d)(\d+)\s*(?:sectors|个扇区|Sektoren|secteurs|sectores)/.exec(rest);
       if (sectors) d.sectors = Number(sectors[1]);
       const human = /^([\d.,]+\s*[KMGTP]i?B)/.exec(rest);
       if (human) d.size = human[1]!;
@@ -93,7 +93,7 @@ export const fdiskParser: CaptureParser = {
     const n = Math.min(head.length, 300);
     for (let i = 0; i < n; i++) {
       const l = head[i]!;
-      if (DISK.test(l.trim()) && /\d+\s*(bytes|字节)/.test(l)) disk = true;
+      if (DISK.test(l.trim()) && /(?<!\d)\d+\s*(bytes|字节)/.test(l)) disk = true;
       else if (/^(Sector size \(logical\/physical\)|扇区大小\(逻辑\/物理\))/.test(l.trim())) sector = true;
     }
     if (disk && sector) return 0.95;

@@ -3,7 +3,8 @@ import type { CaptureParser } from '../../types';
 import { fields } from '../../text';
 import { FactsSink, headHasCommand } from './common';
 
-const RELEASE = /^\d+\.\d+(\.\d+)?[-+.~\w]*$/;
+/** "6.1.0-18-amd64": digits, a point, a digit, then release characters (one way to match: linear on a long word) */
+const RELEASE = /^\d+\.(?=\d)[-+.~\w]*$/;
 const MACHINE = /^(x86_64|i[3-6]86|aarch64|arm\w*|ppc64\w*|ppc|s390x?|riscv64|mips\w*|loongarch64|sparc64|ia64|amd64|arm64|unknown)$/;
 const OS = /^(GNU\/Linux|Linux|Android|GNU|Darwin|FreeBSD|Cygwin|Msys)$/;
 
@@ -45,12 +46,13 @@ export const unameParser: CaptureParser = {
   detect(head) {
     const lines = head.filter((l) => l.trim() !== '');
     const cmd = headHasCommand(head, ['uname']);
+    // ("\d+\.\d\S*", not "\d+\.\d+\S*": one way to match, linear on a long word)
     for (const l of lines.slice(0, 3)) {
-      if (/^(Linux|Darwin|FreeBSD|SunOS|CYGWIN\S*|MINGW\S*)\s+\S+\s+\d+\.\d+\S*\s+#?\d*/.test(l) && /\s#\d+\s/.test(l)) return 0.95;
-      if (/^(Linux|Darwin|FreeBSD)\s+\d+\.\d+\S*(\s+\S+)?\s*$/.test(l)) return cmd ? 0.9 : 0.6;
+      if (/^(Linux|Darwin|FreeBSD|SunOS|CYGWIN\S*|MINGW\S*)\s+\S+\s+\d+\.\d\S*\s+#?\d*/.test(l) && /\s#\d+\s/.test(l)) return 0.95;
+      if (/^(Linux|Darwin|FreeBSD)\s+\d+\.\d\S*(\s+\S+)?\s*$/.test(l)) return cmd ? 0.9 : 0.6;
     }
     if (cmd) return 0.8;
-    if (lines.length === 1 && /^\d+\.\d+\.\d+[-+.\w]*$/.test(lines[0]!.trim()) && /[a-z]/.test(lines[0]!)) return 0.35;
+    if (lines.length === 1 && /^\d+\.\d+\.(?=\d)[-+.\w]*$/.test(lines[0]!.trim()) && /[a-z]/.test(lines[0]!)) return 0.35;
     return 0;
   },
   open: () => new UnameSink(),

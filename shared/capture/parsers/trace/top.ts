@@ -8,7 +8,8 @@ import { emptyOutput, snippet, table, Warnings } from './helpers';
 import { padTo, setSample } from '../../series';
 
 const TOP_LINE = /^\s*top - (\d{1,2}:\d{2}:\d{2})\s+(.*)$/;
-const LOAD = /load averages?:\s*([\d.,]+)[,\s]\s*([\d.,]+)[,\s]\s*([\d.,]+)/;
+/** one decimal separator per number: with "[\d.,]+" and "," between them a long run of digits backtracked in quadratic time */
+const LOAD = /load averages?:\s*(\d+(?:[.,]\d+)?)[,\s]\s*(\d+(?:[.,]\d+)?)[,\s]\s*(\d+(?:[.,]\d+)?)/;
 /** "Tasks:", "Threads:" (-H) or a translation ("任务:"), followed by "N total". */
 const TASKS = /^\s*(\S+?)\s*:\s+\d+\s+total\b/;
 const CPU_START = /(%?Cpu(?:\(s\)|\d+)|%Node\d+|CPU(?=\s*:))\s*:/gi;
@@ -158,7 +159,7 @@ class TopSink implements LineSink {
       this.push('load_1m', 'load average (1 min)', 'count', loads[0] ?? NaN, lineNo);
       this.push('load_5m', 'load average (5 min)', 'count', loads[1] ?? NaN, lineNo);
       this.push('load_15m', 'load average (15 min)', 'count', loads[2] ?? NaN, lineNo);
-      const um = /(\d+)\s+users?/.exec(m[2]!);
+      const um = /(?<!\d)(\d+)\s+users?/.exec(m[2]!); // (?<!\d): linear on a long run of digits
       if (um) this.push('users', 'user', 'count', Number(um[1]), lineNo);
       const up = /up\s+(.*?),\s+\d+\s+users?/.exec(m[2]!) ?? /up\s+(.*?),\s+load/.exec(m[2]!);
       if (up) {
@@ -256,7 +257,8 @@ class TopSink implements LineSink {
       this.memBlocks++;
       // old procps (3.2): "Mem:   2054748k total" — a k suffix
       const scale = unitm ? SCALE[unitm[1]!]! : 1024;
-      const re = /(\d+(?:[.,]\d+)?)([kmgKMG])?\s+([A-Za-z][A-Za-z/]*(?:\s+Mem)?)/g;
+      // (?<!\d): a number starts where no digit precedes it, else a long run of digits takes quadratic time
+      const re = /(?<!\d)(\d+(?:[.,]\d+)?)([kmgKMG])?\s+([A-Za-z][A-Za-z/]*(?:\s+Mem)?)/g;
       let p: RegExpExecArray | null;
       while ((p = re.exec(body))) {
         const v = num(p[1]!) * (p[2] ? MEM_SUFFIX[p[2].toLowerCase()]! : scale);
