@@ -115,7 +115,7 @@ export interface InputSpec {
 /** Numbers as tools never print them, or print them when they overflow. */
 const ODD_NUMBERS = [
   '9'.repeat(400), '1' + '0'.repeat(330), '-' + '9'.repeat(400), '0.' + '0'.repeat(400) + '1', '1e999', '-1e999', '1e-999', '18446744073709551616',
-  '9'.repeat(5000) + '.' + '9'.repeat(5000), 'NaN', 'nan', 'inf', '-inf', 'Infinity', '-0', '+0', '0x10', '1.2.3', '--1', '.', '-', '', '1,2,3,4', '١٢٣', '１２３',
+  '9'.repeat(2000) + '.' + '9'.repeat(2000), 'NaN', 'nan', 'inf', '-inf', 'Infinity', '-0', '+0', '0x10', '1.2.3', '--1', '.', '-', '', '1,2,3,4', '١٢٣', '１２３',
 ];
 const INSERTS = ['', ' ', '\t', '-', '%', ':', 'Average:', 'Total', '[', ']', '{', '}', '"', "'", '===', '|', '#', '\\', '0', '-1', '1e309', '\uFEFF', '\uFFFD', '\u00A0', '\u2028'];
 
@@ -446,10 +446,13 @@ export interface ScalingProblem { source: string; line: string; ms8k: number; ms
  * Super-linear time on long lines, measured directly: each distinct line of the parser's own
  * captures (up to `maxShapes`, digits ignored) is stretched to 8 KiB and to 32 KiB and fed after the
  * lines before it (its context: headers, sections); linear work takes 4× as long on the longer one,
- * a backtracking regex 16× or more. A line is a problem when the 32 KiB one takes over 100 ms and
- * over 10× the 8 KiB one — twice in a row (a stalled machine is not a problem).
+ * a backtracking regex 16× or more. A line is a problem when the 32 KiB one takes over 250 ms and
+ * over 10× the 8 KiB one — three times in a row (a stalled machine is not a problem). With
+ * `digits` (the bench), the same for the first 40 shapes with each of their first four numbers
+ * made a long run of digits (2 × 4,000, then 2 × 16,000).
  */
-export function lineScaling(p: CaptureParser, all: readonly Sample[], maxShapes = 150): ScalingProblem[] {
+export function lineScaling(p: CaptureParser, all: readonly Sample[], opts: { maxShapes?: number; digits?: boolean } = {}): ScalingProblem[] {
+  const maxShapes = opts.maxShapes ?? 150;
   const own = samplesOf(all, p.id).filter((s) => s.kind === p.id);
   const seen = new Set<string>();
   const out: ScalingProblem[] = [];
@@ -463,6 +466,20 @@ export function lineScaling(p: CaptureParser, all: readonly Sample[], maxShapes 
     sink.end();
     return ms;
   };
+  /** ms for line i with its number `pos` made `n` digits, a point and `n` digits, and a comma; -1 when it has no such number */
+  const timeWith = (s: Sample, i: number, pos: number, n: number): number => {
+    let c = -1;
+    const line = cleanLine(s.lines[i]!).replace(/\d+(?:\.\d+)?/g, (m) => (++c === pos ? `${'9'.repeat(n)}.${'9'.repeat(n)},` : m));
+    if (c < pos) return -1;
+    const sink = p.open();
+    for (let k = Math.max(0, i - 30); k < i; k++) sink.line(cleanLine(s.lines[k]!), k + 1);
+    const t0 = performance.now();
+    sink.line(line, i + 1);
+    const ms = performance.now() - t0;
+    sink.end();
+    return ms;
+  };
+  const maxDigitShapes = 40;
   for (const s of own) {
     for (let i = 0; i < s.lines.length && seen.size < maxShapes; i++) {
       const shape = s.lines[i]!.replace(/\d+/g, '0').replace(/\s+/g, ' ').trim();
@@ -470,12 +487,25 @@ export function lineScaling(p: CaptureParser, all: readonly Sample[], maxShapes 
       seen.add(shape);
       let bad = true;
       let m8 = 0, m32 = 0;
-      for (let attempt = 0; attempt < 2 && bad; attempt++) {
+      for (let attempt = 0; attempt < 3 && bad; attempt++) {
         m8 = timeAt(s, i, 8192);
         m32 = timeAt(s, i, 32768);
-        bad = m32 > 100 && m32 > 10 * m8;
+        bad = m32 > 250 && m32 > 10 * m8;
       }
       if (bad) out.push({ source: `${s.file}:${i + 1}`, line: s.lines[i]!.slice(0, 120), ms8k: Math.round(m8), ms32k: Math.round(m32) });
+      // and each of its first numbers made a run of 4,000 then 16,000 digits (a backtracking regex
+      // that starts at every digit of a run it then fails on takes quadratic time)
+      if (!opts.digits || seen.size > maxDigitShapes) continue;
+      for (let pos = 0; pos < 4; pos++) {
+        let bad2 = true;
+        for (let attempt = 0; attempt < 3 && bad2; attempt++) {
+          m8 = timeWith(s, i, pos, 4000);
+          if (m8 < 0) { bad2 = false; break; }
+          m32 = timeWith(s, i, pos, 16000);
+          bad2 = m32 > 250 && m32 > 10 * m8;
+        }
+        if (bad2) out.push({ source: `${s.file}:${i + 1}, number ${pos + 1} made 2 × 16,000 digits`, line: s.lines[i]!.slice(0, 120), ms8k: Math.round(m8), ms32k: Math.round(m32) });
+      }
     }
   }
   return out;
