@@ -202,6 +202,17 @@ export const API_METHODS = [
   'reportPreview', 'exportStudy', 'importBundle',
 ] as const satisfies readonly ApiMethodName[];
 
+/** The methods that change nothing in the notebook (reads, previews, parsing text or files that are not stored). */
+export const READ_METHODS = [
+  'notebookInfo', 'recentNotebooks', 'listStudies', 'getStudy', 'studyOutline', 'timeline', 'comparison', 'compareExperiments', 'experimentIndex',
+  'listProfiles', 'getExperiment', 'search', 'captureKinds', 'parseCaptureFiles', 'parseCaptureText', 'getCapture', 'captureLines', 'findInCapture',
+  'captureSeries', 'experimentProposals', 'reportPreview', 'listTrash',
+] as const satisfies readonly ApiMethodName[];
+
+export function isReadMethod(name: string): boolean {
+  return (READ_METHODS as readonly string[]).includes(name);
+}
+
 type Missing = Exclude<ApiMethodName, (typeof API_METHODS)[number]>;
 // Compile-time completeness check: fails to compile when a method is not listed above.
 export const API_METHODS_COMPLETE: Missing extends never ? true : Missing = true;

@@ -3,9 +3,9 @@
  * `{"args": [...]}` and the session token in `X-Tunebook-Token`; events arrive over Server-Sent
  * Events from `GET /api/events?token=…`. Errors come back as TunebookError with the host's code.
  */
-import { API_METHODS, TunebookError } from '../../../shared/api';
+import { API_METHODS, TunebookError, isReadMethod } from '../../../shared/api';
 import { resultOf } from '../../../shared/envelope';
-import type { ApiEvents, ApiMethodName, ApiMethods, TunebookApi } from '../../../shared/api';
+import type { ApiEvents, ApiMethodName, ApiMethods, DataChange, TunebookApi } from '../../../shared/api';
 
 const TOKEN_KEY = 'tunebook.token';
 
@@ -50,7 +50,20 @@ export function createHttpClient(options: HttpClientOptions = {}): TunebookApi {
   const token = options.token === undefined ? takeTokenFromLocation() : options.token;
   const doFetch = options.fetch ?? window.fetch.bind(window);
 
+  // Writes answered while the event stream was not open: their changes' events may have been sent
+  // before it connected (or while it reconnected), so they are announced as one change to everything
+  // when it opens (below) and the views load again instead of staying stale.
+  let answeredUnheard = false;
+
   async function call<M extends ApiMethodName>(method: M, args: Parameters<ApiMethods[M]>): Promise<ReturnType<ApiMethods[M]>> {
+    try {
+      return await send(method, args);
+    } finally {
+      if (source?.readyState !== EventSource.OPEN && !isReadMethod(method)) answeredUnheard = true;
+    }
+  }
+
+  async function send<M extends ApiMethodName>(method: M, args: Parameters<ApiMethods[M]>): Promise<ReturnType<ApiMethods[M]>> {
     let res: Response;
     try {
       res = await doFetch(`${base}/api/${method}`, {
@@ -82,6 +95,12 @@ export function createHttpClient(options: HttpClientOptions = {}): TunebookApi {
   function ensureSource(name: string) {
     if (!source) {
       source = new EventSource(`${base}/api/events?token=${encodeURIComponent(token ?? '')}`);
+      source.addEventListener('open', () => {
+        if (!answeredUnheard) return;
+        answeredUnheard = false;
+        const missed: DataChange = { studyId: null, all: true };
+        for (const l of [...(listeners.get('onDidChangeData') ?? [])]) l(missed);
+      });
     }
     if (!listeners.has(name)) {
       const set = new Set<(payload: unknown) => void>();
