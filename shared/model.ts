@@ -50,6 +50,7 @@ export interface StudySummary {
   title: string;
   goal: string;
   experimentCount: number;
+  createdAt: string;
   updatedAt: string;
 }
 

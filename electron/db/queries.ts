@@ -18,7 +18,7 @@ interface StudyRow { id: number; title: string; goal: string; view: string; crea
 
 export function listStudies(db: Db): StudySummary[] {
   return (db.prepare(`
-    SELECT s.id, s.title, s.goal, s.updated_at AS updatedAt,
+    SELECT s.id, s.title, s.goal, s.created_at AS createdAt, s.updated_at AS updatedAt,
            (SELECT count(*) FROM experiment e WHERE e.study_id = s.id AND e.deleted_at IS NULL) AS experimentCount
     FROM study s WHERE s.deleted_at IS NULL ORDER BY s.updated_at DESC, s.id DESC`).all() as StudySummary[]);
 }

@@ -49,7 +49,7 @@ describe('NotebookService through the Backend', () => {
     expect(rows.map((r) => r.value)).toEqual([140, 205, 286]);
     expect(rows.map((r) => r.stepChangePercent)).toEqual([null, 46.4, 39.5]);
     expect(rows.map((r) => r.cumulativeChangePercent)).toEqual([null, 46.4, 104.3]);
-    expect(api.listStudies()[0]).toMatchObject({ title: 'health-check QPS', experimentCount: 3 });
+    expect(api.listStudies()[0]).toMatchObject({ title: 'health-check QPS', experimentCount: 3, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
   });
 
   it('evaluates requirements against the primary metric', () => {

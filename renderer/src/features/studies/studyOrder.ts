@@ -30,13 +30,13 @@ export function saveStudySort(sort: StudySort): void {
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
 /**
- * Sorted copy. "created": newest first — by id, which the database hands out in creation order
- * (StudySummary has no createdAt); "title": A–Z, numbers by value; "edited": last edited first.
+ * Sorted copy. "created": newest first (a study imported from a bundle keeps the time it was
+ * created); "title": A–Z, numbers by value; "edited": last edited first.
  */
 export function sortStudies(list: readonly StudySummary[], sort: StudySort): StudySummary[] {
   const out = [...list];
   if (sort === 'title') out.sort((a, b) => collator.compare(a.title, b.title) || b.id - a.id);
   else if (sort === 'edited') out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id);
-  else out.sort((a, b) => b.id - a.id);
+  else out.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
   return out;
 }
