@@ -124,7 +124,7 @@ describe('tunebook import DIR with bad entries', () => {
     expect(json.failed).toEqual([
       { name: 'dangling.txt', message: SAID.dangling },
       { name: 'pipe', message: SAID.pipe },
-      { name: 'up', message: SAID.loop },
+      { name: 'run1/up', message: SAID.loop },
       { name: 'sock', message: SAID.sock },
       { name: 'zero', message: SAID.zero },
       { name: 'huge.log', message: SAID.huge },

@@ -95,7 +95,7 @@ describe('one line, no stack trace, a non-zero status', () => {
         ['import', '--notebook', file, '--study', 'S', '--experiment', 'E', fio],
         ['import-bundle', '--notebook', file, fio],
       ]) {
-        expectOneLine(run(args), new RegExp(`${file.replace(/[/.]/g, '\\$&')} (is not a Tunebook notebook|could not be opened as a notebook|is read-only|is not a file)`), 2, args.join(' '));
+        expectOneLine(run(args), new RegExp(`${file.replace(/[/.]/g, '\\$&')} (is not a Tunebook notebook|could not be opened as a notebook|is a file of the kernel, not a Tunebook notebook|is not a file)`), 2, args.join(' '));
       }
     }
   }, 180_000);
