@@ -5,7 +5,7 @@
 import { useRef } from 'react';
 import type { Data, Layout } from 'plotly.js';
 import { ChartFrame } from './ChartFrame';
-import { cssVar, plotlyText, usePlotly } from './plotly';
+import { chartTheme, plotlyText, themeLayout, usePlotly } from './plotly';
 
 export interface Bar { label: string; value: number | null; text: string; tone: 'a' | 'b' }
 
@@ -14,9 +14,9 @@ export function BarChart({ bars, title, yTitle, ariaLabel, exportName, height = 
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const state = usePlotly(ref, async (Plotly, el) => {
-    const fg = cssVar('--fg', '#222');
-    const grid = cssVar('--border', '#ddd');
-    const colors = { a: cssVar('--accent', '#2563eb'), b: cssVar('--warn', '#9a5b00') };
+    const theme = chartTheme(el);
+    const base = themeLayout(theme);
+    const colors = { a: theme.accent, b: theme.warn };
     const max = Math.max(0, ...bars.map((b) => Math.abs(b.value ?? 0)));
     const data: Data[] = [{
       type: 'bar', x: bars.map((b) => plotlyText(b.label)), y: bars.map((b) => b.value),
@@ -24,13 +24,12 @@ export function BarChart({ bars, title, yTitle, ariaLabel, exportName, height = 
       marker: { color: bars.map((b) => colors[b.tone]) }, hoverinfo: 'x+text',
     }];
     const layout: Partial<Layout> = {
+      ...base,
       height,
       margin: { l: 60, r: 12, t: title ? 44 : 24, b: 40 },
       ...(title ? { title: { text: plotlyText(title), x: 0, xanchor: 'left', font: { size: 13 } } } : {}),
-      paper_bgcolor: 'rgba(0,0,0,0)', plot_bgcolor: 'rgba(0,0,0,0)',
-      font: { family: cssVar('--sans', 'system-ui, sans-serif'), size: 12, color: fg },
-      xaxis: { type: 'category', automargin: true },
-      yaxis: { title: { text: plotlyText(yTitle), standoff: 8 }, gridcolor: grid, rangemode: 'tozero', automargin: true, ...(max >= 1000 ? { tickformat: '~s' } : {}) },
+      xaxis: { ...base.xaxis, type: 'category', automargin: true },
+      yaxis: { ...base.yaxis, title: { text: plotlyText(yTitle), standoff: 8 }, rangemode: 'tozero', automargin: true, ...(max >= 1000 ? { tickformat: '~s' } : {}) },
       showlegend: false,
     };
     await Plotly.react(el, data, layout, { displaylogo: false, responsive: true, displayModeBar: false });

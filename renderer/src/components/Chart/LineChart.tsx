@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Data, Layout, PlotlyHTMLElement, PlotRelayoutEvent, Shape } from 'plotly.js';
 import { ChartFrame } from './ChartFrame';
-import { cssVar, plotlyText, usePlotly } from './plotly';
+import { chartTheme, plotlyText, themeLayout, usePlotly } from './plotly';
 import { MANY_POINTS, thinSeries, type ChartSeries, type GoalLine } from '../../../../shared/chartData';
 
 /** A point's label: escaped user text, its second line smaller and muted (plotly's <br> and <span>). */
@@ -33,11 +33,9 @@ export function LineChart({ series: shownSeries, goals = [], title, yTitle, aria
   useEffect(() => { setRange(null); }, [shownSeries]);
   const state = usePlotly(ref, async (Plotly, el) => {
     const series = shownSeries.map((s) => thinSeries(s, range, el.clientWidth || 800));
-    const fg = cssVar('--fg', '#222');
-    const muted = cssVar('--fg-muted', '#666');
-    const grid = cssVar('--border', '#ddd');
-    const accent = cssVar('--accent', '#2563eb');
-    const goalColor = cssVar('--good', '#15803d');
+    const theme = chartTheme(el);
+    const base = themeLayout(theme);
+    const { fg, muted, accent, good: goalColor } = theme;
     const max = Math.max(0, ...series.flatMap((s) => s.y.map((v) => Math.abs(v ?? 0))), ...series.flatMap((s) => (s.high ?? []).map((v) => Math.abs(v ?? 0))), ...goals.map((g) => Math.abs(g.value)));
     const positive = series.every((s) => s.y.every((v) => v === null || v >= 0));
     // Category labels: the points keep their whole label (two labels cut to the same text must not
@@ -81,25 +79,26 @@ export function LineChart({ series: shownSeries, goals = [], title, yTitle, aria
       line: { color: goalColor, width: 1.5, dash: 'dash' },
     }));
     const layout: Partial<Layout> = {
+      ...base,
       height,
       margin: { l: 60, r: 16, t: title || series.length > 1 ? 44 : 24, b: 36 },
       ...(title ? { title: { text: plotlyText(title), x: 0, xanchor: 'left', font: { size: 13 } } } : {}),
-      paper_bgcolor: 'rgba(0,0,0,0)', plot_bgcolor: 'rgba(0,0,0,0)',
-      font: { family: cssVar('--sans', 'system-ui, sans-serif'), size: 12, color: fg },
       xaxis: {
-        type: categorical ? 'category' : 'linear', gridcolor: grid, automargin: true, tickfont: { color: muted }, tickangle: 0,
+        ...base.xaxis,
+        type: categorical ? 'category' : 'linear', automargin: true, tickfont: { color: muted }, tickangle: 0,
         ...(range ? { range, autorange: false } : {}),
         ...(categorical ? { tickmode: 'array', tickvals: ticks.map(plotlyText), ticktext: ticks.map(fit) } : {}),
       },
       // one tick style: 10k, 20k … from a thousand up (never "1000 1500" beside "10k")
       yaxis: {
-        title: { text: plotlyText(yTitle), standoff: 8 }, gridcolor: grid, zerolinecolor: grid, rangemode: 'tozero', automargin: true,
+        ...base.yaxis,
+        title: { text: plotlyText(yTitle), standoff: 8 }, rangemode: 'tozero', automargin: true,
         ...(max >= 1000 ? { tickformat: '~s' } : {}),
         // room above the highest point for its label
         ...(positive && max > 0 ? { range: [0, max * 1.25] } : {}),
       },
       showlegend: series.length > 1,
-      legend: { orientation: 'h', y: 1, yanchor: 'bottom', x: 1, xanchor: 'right' },
+      legend: { ...base.legend, orientation: 'h', y: 1, yanchor: 'bottom', x: 1, xanchor: 'right' },
       shapes,
       annotations: goals.map((g) => ({
         xref: 'paper', x: 0, xanchor: 'left', y: g.value, yanchor: 'bottom', text: plotlyText(g.label),

@@ -7,7 +7,7 @@
 import { useRef } from 'react';
 import type { Data, Layout, PlotRelayoutEvent } from 'plotly.js';
 import { ChartFrame } from './ChartFrame';
-import { cssVar, plotlyText, usePlotly } from './plotly';
+import { chartTheme, plotlyText, themeLayout, usePlotly } from './plotly';
 
 export interface SeriesTrace { name: string; x: number[]; y: (number | null)[] }
 
@@ -39,21 +39,19 @@ export function SeriesChart({ traces, xIsTime, xTitle, yTitle, ariaLabel, onRang
   onRangeRef.current = onRange;
 
   const state = usePlotly(ref, async (Plotly, el) => {
-    const fg = cssVar('--fg', '#222');
-    const grid = cssVar('--border', '#ddd');
+    const base = themeLayout(chartTheme(el));
     const data: Data[] = traces.map((t) => ({
       type: 'scatter', mode: 'lines', name: plotlyText(t.name),
       x: xIsTime ? t.x.map((v) => new Date(v)) : t.x, y: t.y,
       line: { width: 1.5 }, connectgaps: false, hovertemplate: `%{x}: %{y}<extra>${plotlyText(t.name)}</extra>`,
     }));
     const layout: Partial<Layout> = {
+      ...base,
       margin: { l: 60, r: 16, t: 10, b: 40 },
-      paper_bgcolor: 'rgba(0,0,0,0)', plot_bgcolor: 'rgba(0,0,0,0)',
-      font: { family: cssVar('--sans', 'system-ui, sans-serif'), size: 12, color: fg },
-      xaxis: { type: xIsTime ? 'date' : 'linear', title: { text: plotlyText(xTitle) }, gridcolor: grid, automargin: true },
-      yaxis: { title: { text: plotlyText(yTitle) }, gridcolor: grid, zerolinecolor: grid, rangemode: 'tozero', automargin: true },
+      xaxis: { ...base.xaxis, type: xIsTime ? 'date' : 'linear', title: { text: plotlyText(xTitle) }, automargin: true },
+      yaxis: { ...base.yaxis, title: { text: plotlyText(yTitle) }, rangemode: 'tozero', automargin: true },
       showlegend: traces.length > 1,
-      legend: { orientation: 'h', y: -0.25 },
+      legend: { ...base.legend, orientation: 'h', y: -0.25 },
       uirevision: 'keep-zoom',
     };
     await Plotly.react(el, data, layout, { displaylogo: false, responsive: true, displayModeBar: true, modeBarButtonsToRemove: ['lasso2d', 'select2d'] });

@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import type * as PlotlyTypes from 'plotly.js';
+import type { Layout } from 'plotly.js';
 
 export type PlotlyModule = typeof PlotlyTypes;
 let plotlyPromise: Promise<PlotlyModule> | null = null;
@@ -33,6 +34,51 @@ export function useColorScheme(): 'dark' | 'light' {
 export function cssVar(name: string, fallback: string): string {
   const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
   return v || fallback;
+}
+
+/** The colours every chart draws with, read from the page's CSS variables (base.css) when it draws. */
+export interface ChartTheme {
+  fg: string;
+  muted: string;
+  grid: string;
+  accent: string;
+  good: string;
+  warn: string;
+  font: string;
+  /** what the chart stands on (the nearest ancestor with a background), so an exported PNG/SVG is readable too */
+  paper: string;
+}
+
+const TRANSPARENT = new Set(['transparent', 'rgba(0, 0, 0, 0)']);
+
+export function chartTheme(el: Element): ChartTheme {
+  let paper = '';
+  for (let at: Element | null = el; at && !paper; at = at.parentElement) {
+    const bg = getComputedStyle(at).backgroundColor;
+    if (bg && !TRANSPARENT.has(bg)) paper = bg;
+  }
+  return {
+    fg: cssVar('--fg', '#1d1f23'),
+    muted: cssVar('--fg-muted', '#5f6570'),
+    grid: cssVar('--border', '#d9dad4'),
+    accent: cssVar('--accent', '#2456c8'),
+    good: cssVar('--good', '#17803d'),
+    warn: cssVar('--warn', '#9a5b00'),
+    font: cssVar('--sans', 'system-ui, sans-serif'),
+    paper: paper || cssVar('--bg', '#fbfbf9'),
+  };
+}
+
+/** The part of a plotly layout that is the theme: background, font, axis and grid colours. */
+export function themeLayout(t: ChartTheme): Partial<Layout> {
+  const axis = { gridcolor: t.grid, zerolinecolor: t.grid, linecolor: t.grid, tickcolor: t.grid };
+  return {
+    paper_bgcolor: t.paper, plot_bgcolor: t.paper,
+    font: { family: t.font, size: 12, color: t.fg },
+    xaxis: axis, yaxis: axis,
+    legend: { font: { color: t.fg } },
+    hoverlabel: { bgcolor: t.paper, bordercolor: t.grid, font: { color: t.fg } },
+  };
 }
 
 /**
