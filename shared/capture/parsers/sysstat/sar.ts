@@ -1,7 +1,9 @@
 /**
  * sar (sysstat), live (`sar -u 1 3`) or from a file (`sar -f saDD`): -u [ALL], -P, -q, -r [ALL],
- * -b, -d, -n DEV/EDEV/TCP/ETCP/SOCK/IP…, -w, -W, -B, -S, -I, and any other block by its column
- * labels; "Average:" blocks become metrics; "LINUX RESTART" and "COM" records go to tables.records.
+ * -b, -d [-p] (with -p/--pretty the name is the last column), -n DEV/EDEV/TCP/ETCP/SOCK/IP…, -w, -W, -B,
+ * -S, -I, and any other block by its column labels; several activities in one capture, each under
+ * its own header; "Average:" blocks become metrics; "LINUX RESTART" and "COM" records go to
+ * tables.records.
  */
 import type { CaptureParser } from '../../types';
 import { TimeTableSink, CPU_PERCENT, type ColSpec, type ToolSpec } from './timeTable';
@@ -9,7 +11,7 @@ import { IOSTAT_COLUMNS } from './iostat';
 
 const KB = 1024;
 
-const COLUMNS: Record<string, ColSpec> = {
+export const SAR_COLUMNS: Record<string, ColSpec> = {
   ...CPU_PERCENT,
   // -n DEV
   'rxpck/s': { name: 'rx_packets_per_second', unit: '1/s' },
@@ -88,19 +90,23 @@ const COLUMNS: Record<string, ColSpec> = {
 
 // -d shares iostat's column labels (tps rkB/s wkB/s areq-sz aqu-sz await %util …)
 for (const [k, v] of Object.entries(IOSTAT_COLUMNS)) {
-  if (COLUMNS[k] !== undefined) continue;
-  COLUMNS[k] = v.mult === 0.001 ? { name: v.name, unit: v.unit, div: 1000 } : { name: v.name, unit: v.unit, mult: v.mult === 1 ? undefined : v.mult };
+  if (SAR_COLUMNS[k] !== undefined) continue;
+  SAR_COLUMNS[k] = v.mult === 0.001 ? { name: v.name, unit: v.unit, div: 1000 } : { name: v.name, unit: v.unit, mult: v.mult === 1 ? undefined : v.mult };
 }
 
 export const SAR_SPEC: ToolSpec = {
   tool: 'sar',
-  keys: { CPU: 'cpu', IFACE: 'iface', DEV: 'device', TTY: 'tty', INTR: 'irq', NODE: 'node', FILESYSTEM: 'filesystem', MOUNTPOINT: 'mountpoint', BUS: 'bus', DEVICE: 'device', FCHOST: 'fchost' },
-  columns: COLUMNS,
+  keys: { CPU: 'cpu', IFACE: 'interface', DEV: 'device', TTY: 'tty', INTR: 'irq', NODE: 'node', FILESYSTEM: 'filesystem', MOUNTPOINT: 'mountpoint', BUS: 'bus', DEVICE: 'device', FCHOST: 'fchost' },
+  columns: SAR_COLUMNS,
   pad: true,
   sinceBootPossible: false,
 };
 
 const HEADER = /^\S+(?:\s+[AP]M)?\s+(?:CPU\s+%user\s+%nice\s+%system\s+%iowait\s+%steal\s+%idle|CPU\s+%usr\s+%nice\s+%sys\s+%iowait\s+%steal\s+%irq|IFACE\s+rxpck\/s|IFACE\s+rxerr\/s|IFACE\s+rxbyt\/s|DEV\s+tps\s|runq-sz\s+plist-sz|kbmemfree\s|tps\s+rtps\s|active\/s\s+passive\/s|atmptf\/s|proc\/s\s+cswch\/s|pswpin\/s|pgpgin\/s|totsck\s|kbswpfree\s|INTR\s+intr\/s)/;
+
+/** -p / --pretty (sysstat 12): the device or interface name is the last column ("… %util DEV") */
+const KEY_LAST = /^\S+(?:\s+[AP]M)?\s+(?:tps\s+rkB\/s\s+wkB\/s|tps\s+rd_sec\/s\s+wr_sec\/s|rxpck\/s\s+txpck\/s\s+rxkB\/s|rxerr\/s\s+txerr\/s\s+coll\/s)\s/;
+const KEY_LAST_END = /\s(?:DEV|IFACE)$/;
 
 export const sar: CaptureParser = {
   id: 'sar',
@@ -109,7 +115,7 @@ export const sar: CaptureParser = {
     let score = 0;
     for (const l of head) {
       const t = l.trim();
-      if (HEADER.test(t)) return 0.96;
+      if (HEADER.test(t) || (KEY_LAST.test(t) && KEY_LAST_END.test(t))) return 0.96;
       if (/^\S+(?:\s+[AP]M)?\s+LINUX RESTART/.test(t)) score = Math.max(score, 0.9);
     }
     return score;
