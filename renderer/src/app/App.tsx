@@ -18,7 +18,10 @@ import { NewStudyDialog } from '../features/studies/NewStudyDialog';
 import { StudyList } from '../features/studies/StudyList';
 import { StudyView } from '../features/studies/StudyView';
 import { TrashNavItem, TrashView } from '../features/trash/TrashView';
-import { IS_MAC, clearUndo, isUndoKey, ownsUndo, useUndo } from './undo';
+import { ShortcutsDialog } from '../features/help/ShortcutsDialog';
+import { clearUndo, useUndo } from './undo';
+import { shortcutText, useShortcuts } from './shortcuts';
+import type { ShortcutId } from './shortcuts';
 
 /** The window: top bar (notebook, search), sidebar (studies, profiles), and the current view. */
 export function App() {
@@ -37,6 +40,8 @@ function Window() {
   const [menuImport, setMenuImport] = useState<string[] | null>(null);
   // the study being exported (File › Export…, or the study's Export button)
   const [exporting, setExporting] = useState<number | null>(null);
+  // Help › Keyboard shortcuts
+  const [sheet, setSheet] = useState(false);
   const studyShown = route.name === 'study' ? route.studyId : null;
   const openBundle = useCallback(async (source: { file: File } | { path: string }) => {
     const r = await importBundle(source);
@@ -48,6 +53,8 @@ function Window() {
     else if (a.action === 'reparse-captures') void reparseAll();
     else if (a.action === 'compact-notebook') void compact();
     else if (a.action === 'import-bundle') void openBundle({ path: a.path });
+    // Help › Keyboard shortcuts (the cast lets this stand before shared/api.ts lists the action)
+    else if ((a.action as string) === 'show-shortcuts') setSheet(true);
     else if (studyShown === null) show({ message: 'Open a study to export it.' });
     else setExporting(studyShown);
   }), [api, reparseAll, compact, openBundle, studyShown, show]);
@@ -56,19 +63,50 @@ function Window() {
   // the views that show them (useQuery).
   useEffect(() => api.on('onDidChangeNotebook', () => { clearUndo(); navigate({ name: 'home' }); invalidate(); }), [api, navigate, invalidate]);
 
+  // The keyboard shortcuts (app/shortcuts.ts: the same table the Keyboard shortcuts sheet lists).
   // Ctrl+Z (Cmd+Z on macOS) takes back this window's last change, except in a text field (there it
   // is the field's own typing undo) and while a dialog is open.
   const { undo } = useUndo();
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.repeat || !isUndoKey(e, IS_MAC)) return;
-      if (ownsUndo(document.activeElement) || document.querySelector('dialog[open]')) return;
-      e.preventDefault();
-      void undo();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [undo]);
+  const runShortcut = useCallback((id: ShortcutId) => {
+    const find = (selector: string) => document.querySelector<HTMLElement>(selector);
+    const selected = route.name === 'study' || route.name === 'capture' ? route.experimentId ?? null : null;
+    const inExperiment = (prefix: string) => (selected !== null ? find(`[data-focus-key="${prefix}:${selected}"]`) : null) ?? find(`[data-focus-key^="${prefix}:"]`);
+    switch (id) {
+      case 'new-experiment': {
+        const field = find('[data-focus-key="add-experiment"]');
+        if (field) field.focus();
+        else show({ message: 'Open a study to add an experiment to it.', timeoutMs: 4000 });
+        break;
+      }
+      case 'add-result': {
+        const field = inExperiment('add-metric');
+        if (field) field.focus();
+        else show({ message: 'Select an experiment to add a result to it.', timeoutMs: 4000 });
+        break;
+      }
+      case 'attach-captures': {
+        const button = inExperiment('add-captures');
+        if (button) { button.focus(); button.click(); }
+        else show({ message: 'Select an experiment to attach captures to it.', timeoutMs: 4000 });
+        break;
+      }
+      case 'compare':
+        navigate({ name: 'compare', a: route.name === 'compare' ? route.a : selected, b: route.name === 'compare' ? route.b : null });
+        break;
+      case 'search': {
+        const input = find('[data-focus-key="search"]');
+        if (input instanceof HTMLInputElement) { input.focus(); input.select(); }
+        break;
+      }
+      case 'undo':
+        void undo();
+        break;
+      case 'shortcuts':
+        setSheet(true);
+        break;
+    }
+  }, [route, navigate, show, undo]);
+  useShortcuts(runShortcut);
 
   return (
     <div className="app">
@@ -107,6 +145,12 @@ function Window() {
           <BundlePicker onPick={(file) => void openBundle({ file })} />
           <TrashNavItem active={route.name === 'trash'} onOpen={() => navigate({ name: 'trash' })} />
         </nav>
+        <nav aria-label="Help" className="sidebar-section sidebar-help">
+          <button type="button" className="nav-item" onClick={() => setSheet(true)} title={shortcutText('shortcuts')}>
+            <span className="nav-title">Keyboard shortcuts</span>
+            <span className="nav-meta" aria-hidden="true">?</span>
+          </button>
+        </nav>
       </aside>
       <main className="main" id="main" tabIndex={-1}>
         <ErrorBoundary key={route.name === 'study' ? `study-${route.studyId}` : route.name}>
@@ -122,6 +166,7 @@ function Window() {
         </ErrorBoundary>
       </main>
       <Datalists />
+      {sheet && <ShortcutsDialog onClose={() => setSheet(false)} />}
       {exporting !== null && <ExportDialog studyId={exporting} onClose={() => setExporting(null)} />}
       {menuImport && (
         <AttachDialog
@@ -157,7 +202,7 @@ function Home() {
       <h1>Tunebook</h1>
       <p>A lab notebook for performance tuning: record each experiment — the machine, what changed and why, and the result — and see how far you are from the goal.</p>
       <p><button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>Create a study</button> or pick one on the left.</p>
-      <p className="muted small">Keyboard: Ctrl+K or / to search; Alt+↑ / Alt+↓ on an experiment to reorder; Ctrl+Z (⌘Z on macOS) outside a text field to undo the last change.</p>
+      <p className="muted small">Keyboard: {shortcutText('search')} to search; Alt+↑ / Alt+↓ on an experiment to reorder; {shortcutText('undo')} outside a text field to undo the last change; {shortcutText('shortcuts')} for every shortcut.</p>
       {creating && <NewStudyDialog onClose={() => setCreating(false)} />}
     </div>
   );

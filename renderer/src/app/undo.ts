@@ -71,11 +71,6 @@ export function useLastUndo(): string | null {
   return last;
 }
 
-/** A key press that means "undo": Ctrl+Z, or Cmd+Z on macOS (without Shift or Alt: those are redo and others). */
-export function isUndoKey(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>, mac: boolean): boolean {
-  return (e.key === 'z' || e.key === 'Z') && !e.shiftKey && !e.altKey && (mac ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey);
-}
-
 /** Whether the element keeps Ctrl+Z for itself: text fields (their own typing undo) and editable content. */
 export function ownsUndo(el: Element | null): boolean {
   if (!el) return false;

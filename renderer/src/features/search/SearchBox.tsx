@@ -4,13 +4,14 @@ import type { SearchHit } from '../../../../shared/model';
 import { describeError } from '../../api';
 import { useApp } from '../../app/AppContext';
 import { Highlight } from '../../components/Highlight/Highlight';
+import { shortcutText } from '../../app/shortcuts';
 
 const KIND_LABEL: Record<SearchHit['kind'], string> = { study: 'study', experiment: 'experiment', config: 'config', profile: 'profile', capture: 'capture' };
 
 /**
  * Full-text search over studies, experiments, config changes, profiles and stored captures (by
  * name, kind, metric, value and finding); each hit says which study it belongs to. Ctrl+K (⌘K) or "/"
- * focuses it; arrows move through the results; Enter or a click goes there.
+ * focuses it (app/shortcuts.ts); arrows move through the results; Enter or a click goes there.
  */
 export function SearchBox() {
   const { api, navigate, revision, onDataChange, route } = useApp();
@@ -24,21 +25,6 @@ export function SearchBox() {
   const [active, setActive] = useState(0);
   const inputRef = useRef<HTMLInputElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    const onKey = (e: globalThis.KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      const typing = !!t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
-      if (((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') || (e.key === '/' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey)) {
-        e.preventDefault();
-        inputRef.current?.focus();
-        inputRef.current?.select();
-        setOpen(true);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
 
   useEffect(() => {
     const q = query.trim();
@@ -90,11 +76,12 @@ export function SearchBox() {
         type="search"
         role="combobox"
         aria-label="Search notebook"
+        data-focus-key="search"
         aria-expanded={showResults}
         aria-controls="search-results"
         aria-activedescendant={showResults && hits[active] ? `search-hit-${active}` : undefined}
         aria-autocomplete="list"
-        placeholder="Search  (Ctrl+K or /)"
+        placeholder={`Search  (${shortcutText('search')})`}
         value={query}
         onChange={(e) => { setQuery(e.target.value); setOpen(true); }}
         onFocus={() => setOpen(true)}
