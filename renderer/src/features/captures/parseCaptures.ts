@@ -46,7 +46,8 @@ export function pathResolver(): ((file: File) => string) | null {
 }
 
 function entriesFrom(captures: CaptureJson[], fallbackName: string, source: CaptureEntry['source'], kind: string | undefined): CaptureEntry[] {
-  return captures.map((capture) => ({
+  // an entry the back end could not read (a dangling link, a pipe in a folder …) shows why, as an error
+  return captures.map((capture) => (capture.skipped ? errorEntry(capture.file || fallbackName, source, capture.skipped, kind) : {
     key: newKey(),
     name: capture.file || fallbackName,
     source,
