@@ -4,6 +4,7 @@ import { vmstat } from './vmstat';
 import { pidstat } from './pidstat';
 import { mpstat } from './mpstat';
 import { sar } from './sar';
+import { sadfCsv, sadfJson } from './sadf';
 import { rules } from './rules';
 
-export const group: ParserGroup = { parsers: [iostat, vmstat, pidstat, mpstat, sar], rules };
+export const group: ParserGroup = { parsers: [iostat, vmstat, pidstat, mpstat, sar, sadfCsv, sadfJson], rules };
