@@ -183,7 +183,8 @@ export type RequestedAction =
   | { action: 'reparse-captures' }
   | { action: 'compact-notebook' }
   | { action: 'export-study' }
-  | { action: 'import-bundle'; path: string };
+  | { action: 'import-bundle'; path: string }
+  | { action: 'show-shortcuts' };
 
 /** Every method name, for hosts that route by name. The type check below keeps it complete. */
 export const API_METHODS = [

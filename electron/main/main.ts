@@ -8,7 +8,7 @@
  * TUNEBOOK_NOTEBOOK, TUNEBOOK_DEV (launchConfig.ts); TUNEBOOK_SQLITE_BINDING (scripts/start.mjs,
  * read by electron/db/connection.ts; ignored in packaged builds).
  */
-import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, session, shell } from 'electron';
+import { BrowserWindow, Menu, app, dialog, ipcMain, nativeTheme, protocol, session, shell } from 'electron';
 import type { WebContents } from 'electron';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -112,6 +112,11 @@ async function chooseBundle(): Promise<void> {
   if (!r.canceled && r.filePaths[0]) requestAction({ action: 'import-bundle', path: r.filePaths[0] });
 }
 
+/** The renderer's --bg (renderer/src/styles/base.css) for the system's light or dark setting. */
+function windowBackground(): string {
+  return nativeTheme.shouldUseDarkColors ? '#16181c' : '#fbfbf9';
+}
+
 /** File › Save Capture Kit…: collect.sh where the user chooses, to copy to the server being tuned. */
 async function saveCaptureKitInteractive(): Promise<void> {
   const file = await chooseSavePath({ title: 'Save the capture kit', defaultName: KIT_FILE_NAME, filterName: 'Shell script', extensions: ['sh'] });
@@ -154,6 +159,7 @@ function rebuildMenu(): void {
       exportStudy: () => requestAction({ action: 'export-study' }),
       importBundle: () => { void chooseBundle(); },
       saveCaptureKit: () => { void saveCaptureKitInteractive(); },
+      showShortcuts: () => requestAction({ action: 'show-shortcuts' }),
       openExternal: openExternalSafely,
       showAbout: () => {
         void windowDialog.showMessageBox({
@@ -206,6 +212,8 @@ function createWindow(b: Backend): void {
     minHeight: 560,
     show: false,
     title: windowTitle((b.call('notebookInfo', []) as NotebookInfo).path),
+    // the page's --bg in the system's theme, so the window never flashes the other one
+    backgroundColor: windowBackground(),
     ...(!app.isPackaged && existsSync(DEV_ICON) ? { icon: DEV_ICON } : {}),
     webPreferences: {
       preload: PRELOAD,
@@ -225,6 +233,9 @@ function createWindow(b: Backend): void {
   });
   mainWindow = win;
   win.once('ready-to-show', () => win.show());
+  const followTheme = (): void => { if (!win.isDestroyed()) win.setBackgroundColor(windowBackground()); };
+  nativeTheme.on('updated', followTheme);
+  win.once('closed', () => nativeTheme.off('updated', followTheme));
   // keep the notebook's name as the title even when the page sets <title>
   win.on('page-title-updated', (event) => event.preventDefault());
   win.on('closed', () => {

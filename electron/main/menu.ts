@@ -20,6 +20,8 @@ export interface MenuActions {
   importBundle(): void;
   /** save the capture kit (collect.sh) where the user chooses */
   saveCaptureKit(): void;
+  /** the window's Keyboard shortcuts sheet */
+  showShortcuts(): void;
   openExternal(url: string): void;
   showAbout(): void;
 }
@@ -95,6 +97,8 @@ export function buildMenuTemplate(opts: MenuOptions): MenuItemConstructorOptions
   const help: MenuItemConstructorOptions = {
     role: 'help',
     submenu: [
+      { id: 'keyboard-shortcuts', label: 'Keyboard Shortcuts', click: () => actions.showShortcuts() },
+      { type: 'separator' },
       { label: 'Tunebook Documentation', click: () => actions.openExternal(HELP_URL) },
       { label: 'Report an Issue', click: () => actions.openExternal(ISSUES_URL) },
       ...(isMac ? [] : [{ type: 'separator' } as const, { label: 'About Tunebook', click: () => actions.showAbout() }]),

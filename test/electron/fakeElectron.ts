@@ -59,6 +59,7 @@ export function fakeElectron(h: FakeState) {
     on() { return this; }
     isDestroyed() { return false; }
     setTitle(t: string) { this.rec.title = t; }
+    setBackgroundColor(c: string) { this.rec.opts = { ...this.rec.opts, backgroundColor: c }; }
   }
   const session = {
     defaultSession: {
@@ -86,5 +87,6 @@ export function fakeElectron(h: FakeState) {
       handle: (scheme: string, fn: Fn) => { h.protocolHandlers.set(scheme, fn); },
     },
     shell: { openExternal: (u: string) => { h.opened.push(u); return Promise.resolve(); } },
+    nativeTheme: { shouldUseDarkColors: false, on: vi.fn(), off: vi.fn() },
   };
 }

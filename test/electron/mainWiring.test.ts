@@ -55,6 +55,7 @@ describe('main.ts wiring', () => {
     const w = h.state.windows[0]!;
     expect(w.url).toBe('tunebook://app/index.html');
     expect(w.title).toBe('e2e.tunebook — Tunebook');
+    expect(w.opts.backgroundColor).toBe('#fbfbf9'); // the page's light --bg (the fake system is light)
     const wp = w.opts.webPreferences as Record<string, unknown>;
     expect(wp).toMatchObject({
       contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false,

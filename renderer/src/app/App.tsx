@@ -54,7 +54,7 @@ function Window() {
     else if (a.action === 'compact-notebook') void compact();
     else if (a.action === 'import-bundle') void openBundle({ path: a.path });
     // Help › Keyboard shortcuts (the cast lets this stand before shared/api.ts lists the action)
-    else if ((a.action as string) === 'show-shortcuts') setSheet(true);
+    else if (a.action === 'show-shortcuts') setSheet(true);
     else if (studyShown === null) show({ message: 'Open a study to export it.' });
     else setExporting(studyShown);
   }), [api, reparseAll, compact, openBundle, studyShown, show]);
