@@ -204,6 +204,27 @@ describe('sadf -j (sadf-json)', () => {
   });
 });
 
+describe('sadf -A: every activity', () => {
+  it('sar -A -f, sadf -d -- -A and sadf -j -- -A of the same file give the same series', () => {
+    const f = parseText(read('sar', 'f-A-restart.txt'));
+    const d = csv('d-A-restart.txt');
+    const j = json('j-A-restart.txt');
+    for (const c of [f, d, j]) expect(c.warnings).toEqual([]);
+    expect(d.series.length).toBeGreaterThan(400);
+    expect(sameSeries(d, j)).toBe(j.series.length);
+    expect(sameSeries(d, f)).toBe(f.series.length);
+    // -I: per interrupt and CPU (sadf -d "INTR;CPU*", sadf -j "all"/"CPU0", sar "all CPU0 CPU1")
+    expect(series(d, 'interrupts_per_second', { irq: 'sum', cpu: '1' }).values).toEqual([2373.27, 2365]);
+    expect(series(d, 'interrupts_per_second', { irq: 'sum', cpu: 'all' }).column).toBe('all');
+    // -y serial lines, -m CPU frequency, PSI
+    expect(series(j, 'rcvin_per_second', { tty: '0' }).values).toEqual([0, 0]);
+    expect(series(j, 'mhz', { cpu: 'all' }).column).toBe('MHz');
+    expect(series(j, 'scpu_10_percent').values[0]).toBe(86.27);
+    expect(series(j, 'blg_len', { cpu: '0' }).unit).toBe('');
+    expect(j.tables!.records!.rows.map((r) => r[1])).toEqual(['LINUX RESTART']);
+  });
+});
+
 describe('sadf detection', () => {
   it('each form is its kind, ahead of every other parser', () => {
     for (const [dir, p] of [['sadf-csv', sadfCsv], ['sadf-json', sadfJson]] as const) {

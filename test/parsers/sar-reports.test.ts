@@ -125,8 +125,23 @@ describe('sar reports', () => {
     expect(metric(c, 'tcp_attempt_fails_per_second')).toBe(23.92);
   });
 
+  it('sar -A 1 2: every block is read, -I per interrupt and CPU', () => {
+    const c = parse('A-1-2.txt');
+    expect(c.kind).toBe('sar');
+    expect(c.warnings).toEqual([]);
+    const cpus = series(c, 'interrupts_per_second', { irq: 'sum', cpu: 'all' });
+    expect(cpus.column).toBe('all');
+    expect(cpus.values).toHaveLength(2);
+    expect(series(c, 'interrupts_per_second', { irq: 'LOC', cpu: '1' }).column).toBe('CPU1');
+    for (const name of ['cpu_user_percent', 'context_switches_per_second', 'memory_free_bytes', 'run_queue_size', 'tcp_active_opens_per_second'])
+      expect(c.series.some((s) => s.name === name), name).toBe(true);
+    expect(series(c, 'util_percent', { device: 'vda' }).values).toHaveLength(2);
+    expect(series(c, 'rx_packets_per_second', { interface: 'lo' }).values).toHaveLength(2);
+    for (const s of c.series) expect(s.values, `${s.name} ${JSON.stringify(s.labels)}`).toHaveLength(2);
+  });
+
   it('detection: each form is sar, and nothing else claims it', () => {
-    for (const n of ['d-p-1-3.txt', 'en_US-d-p-1-3.txt', 'd-1-3.txt', 'n-DEV-1-3.txt', 'n-TCP-ETCP-1-3.txt', 'r-1-3.txt', 'q-1-3.txt', 'multi-d-p-n-DEV-TCP-ETCP-r-q-1-3.txt']) {
+    for (const n of ['A-1-2.txt', 'f-A-restart.txt', 'd-p-1-3.txt', 'en_US-d-p-1-3.txt', 'd-1-3.txt', 'n-DEV-1-3.txt', 'n-TCP-ETCP-1-3.txt', 'r-1-3.txt', 'q-1-3.txt', 'multi-d-p-n-DEV-TCP-ETCP-r-q-1-3.txt']) {
       const head = rd(n).split('\n');
       expect(sar.detect(head), n).toBeGreaterThanOrEqual(0.9);
       const all = detectAll(head);

@@ -7,7 +7,7 @@
  */
 import type { CaptureParser, FactValue, LineSink, ParseOutput, Table } from '../../types';
 import { Collector, emptyOutput, isNumTok, numAt } from './common';
-import { SAR_COLUMNS, SAR_SPEC } from './sar';
+import { INTERRUPTS, SAR_COLUMNS, SAR_SPEC } from './sar';
 import { genericSpec, type ColSpec } from './timeTable';
 
 const MAX_WARN = 500;
@@ -27,7 +27,11 @@ export function sadfTime(t: string): number | null {
 // ---------------------------------------------------------------------------------------------
 // sadf -d
 
-interface Segment { cols: string[]; specs: (ColSpec | null)[]; keyLabel: (string | null)[]; repeat: boolean; numericKey: boolean }
+interface Segment {
+  cols: string[]; specs: (ColSpec | null)[]; keyLabel: (string | null)[]; repeat: boolean; numericKey: boolean;
+  /** -I: "INTR;CPU*", one value per CPU after the key (all, then 0, 1 … as -P chose them) */
+  wildcard?: boolean;
+}
 
 interface CsvHeader { segments: Segment[]; sample: number; sampleTime: string | null; seen: Set<string> }
 
@@ -88,9 +92,10 @@ class SadfCsvSink implements LineSink {
         const kl = SAR_SPEC.keys[c];
         // a key column starts a new segment (one row per device / interface / CPU)
         if (kl !== undefined || !cur || cur.repeat) {
-          cur = { cols: [], specs: [], keyLabel: [], repeat: false, numericKey: c === 'CPU' };
+          cur = { cols: [], specs: [], keyLabel: [], repeat: false, numericKey: c === 'CPU', wildcard: false };
           segments.push(cur);
         }
+        if (c === 'CPU*') { cur.wildcard = true; continue; }
         cur.cols.push(c);
         cur.keyLabel.push(kl ?? null);
         cur.specs.push(kl !== undefined ? null : specOf(c));
@@ -110,6 +115,13 @@ class SadfCsvSink implements LineSink {
     for (let si = 0; si < segs.length; si++) {
       const seg = segs[si]!;
       const n = seg.cols.length;
+      if (seg.wildcard) {
+        // the rest of the line: one interrupts rate per CPU
+        if (f.length - pos <= n) { this.warn(lineNo, t, 'truncated line'); return; }
+        chunks.push({ seg, at: pos });
+        pos = f.length;
+        break;
+      }
       if (!seg.repeat) {
         if (f.length - pos < n) { this.warn(lineNo, t, 'truncated line'); return; }
         chunks.push({ seg, at: pos });
@@ -148,6 +160,7 @@ class SadfCsvSink implements LineSink {
     if (h.sampleTime !== timeTok || h.seen.has(labelKey)) { h.sample++; h.sampleTime = timeTok; h.seen.clear(); }
     h.seen.add(labelKey);
     for (const { seg, at } of chunks) {
+      if (seg.wildcard) { this.perCpu(seg, f, at, h.sample, lineNo, time); continue; }
       let labels: Record<string, string> | undefined;
       for (let i = 0; i < seg.cols.length; i++) {
         const kl = seg.keyLabel[i];
@@ -167,6 +180,17 @@ class SadfCsvSink implements LineSink {
       }
     }
     this.rows++;
+  }
+
+  private perCpu(seg: Segment, f: string[], at: number, idx: number, lineNo: number, time: number): void {
+    const labels: Record<string, string> = {};
+    for (let i = 0; i < seg.cols.length; i++) if (seg.keyLabel[i]) labels[seg.keyLabel[i]!] = f[at + i]!;
+    for (let i = at + seg.cols.length, cpu = -1; i < f.length; i++, cpu++) {
+      const v = numAt(f[i]!, 0, f[i]!.length);
+      if (v !== v) continue;
+      const col = cpu < 0 ? 'all' : 'CPU' + cpu;
+      this.col.push(this.col.get(INTERRUPTS.name, col, INTERRUPTS.unit, { ...labels, cpu: cpu < 0 ? 'all' : String(cpu) }), v, idx, lineNo, time);
+    }
   }
 
   end(): ParseOutput {
@@ -212,13 +236,13 @@ const JSON_LABELS: Record<string, string> = {
 
 /** sadf -j key → sar column, where the name differs more than by "/s" or "-percent" */
 const JSON_COLUMNS: Record<string, string> = {
-  inactive: 'kbinact',
+  inactive: 'kbinact', blg_len: 'blg_len',
 };
 
 /** activities whose plain numbers are levels, not rates (sizes in kB, counts, load) */
 const LEVEL_ACTIVITIES = new Set(['memory', 'hugepages', 'kernel', 'queue', 'net-sock', 'net-sock6', 'filesystems', 'cpu-frequency', 'fan-speed', 'temperature', 'voltage-input']);
 /** activities whose every plain number is a rate (sar prints them as "x/s") */
-const RATE_ACTIVITIES = /^(?:paging|process-and-context-switch|swap-pages|io|io-reads|io-writes|io-discard|disk|softnet|net-(?!sock)[a-z0-9]+)$/;
+const RATE_ACTIVITIES = /^(?:paging|process-and-context-switch|swap-pages|io|io-reads|io-writes|io-discard|disk|softnet|serial|net-(?!sock)[a-z0-9]+)$/;
 /** duplicates of the kB columns sadf -j also prints (sectors, the old names) */
 const DUPLICATES: Record<string, string> = { rd_sec: 'rkB', wr_sec: 'wkB', dc_sec: 'dkB', 'avgrq-sz': 'areq-sz', 'avgqu-sz': 'aqu-sz' };
 
@@ -226,6 +250,11 @@ const DUPLICATES: Record<string, string> = { rd_sec: 'rkB', wr_sec: 'wkB', dc_se
 export function jsonColumn(activity: string, key: string): string {
   const mapped = JSON_COLUMNS[key];
   if (mapped) return mapped;
+  if (activity === 'cpu-frequency' && key === 'frequency') return 'MHz';
+  // -q PSI: psi-io {"some_avg10", "full_avg"} → %sio-10, %fio
+  const psi = /^psi-(cpu|io|mem)$/.exec(activity);
+  const pm = psi ? /^(some|full)_avg(\d*)$/.exec(key) : null;
+  if (psi && pm) return `%${pm[1]![0]}${psi[1]}${pm[2] ? '-' + pm[2] : ''}`;
   if (key.endsWith('-percent')) return '%' + key.slice(0, -8);
   if (activity === 'cpu-load' || activity === 'cpu-load-all') return '%' + key;
   if (activity === 'memory' || activity === 'hugepages') return 'kb' + key;
@@ -322,9 +351,16 @@ class SadfJsonSink implements LineSink {
   private values(act: string, row: Record<string, unknown>, idx: number, time: number | null, lineNo: number): void {
     let labels: Record<string, string> | undefined;
     for (const [k, v] of Object.entries(row)) if (typeof v === 'string') (labels ??= {})[JSON_LABELS[k] ?? k.replace(/-/g, '_')] = v;
-    // -I: {"intr": "sum", "value": 105.0}
-    if (act === 'interrupts' && typeof row.value === 'number') {
-      this.col.push(this.col.get('interrupts_per_second', 'intr/s', '1/s', labels), row.value, idx, lineNo, time);
+    // -y: {"line": 0, …}; -m CPU: {"number": "all", "frequency": …}
+    if (act === 'serial' && typeof row.line === 'number') { (labels ??= {}).tty = String(row.line); row = { ...row }; delete row.line; }
+    if (act === 'cpu-frequency' && labels?.number !== undefined) { labels.cpu = labels.number; delete labels.number; }
+    // -I: {"intr": "sum", "all": 3069.31, "CPU0": 696.04, "CPU1": 2373.27} (older sysstat: "value")
+    if (act === 'interrupts') {
+      for (const [k, v] of Object.entries(row)) {
+        if (typeof v !== 'number') continue;
+        const cpu = k === 'value' || k === 'all' ? 'all' : /^CPU\d+$/.test(k) ? k.slice(3) : k;
+        this.col.push(this.col.get(INTERRUPTS.name, k === 'value' ? 'intr/s' : k, INTERRUPTS.unit, { ...labels, cpu }), v, idx, lineNo, time);
+      }
       return;
     }
     for (const [k, v] of Object.entries(row)) {

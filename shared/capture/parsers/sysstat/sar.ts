@@ -94,12 +94,16 @@ for (const [k, v] of Object.entries(IOSTAT_COLUMNS)) {
   SAR_COLUMNS[k] = v.mult === 0.001 ? { name: v.name, unit: v.unit, div: 1000 } : { name: v.name, unit: v.unit, mult: v.mult === 1 ? undefined : v.mult };
 }
 
+export const INTERRUPTS: ColSpec = { name: 'interrupts_per_second', unit: '1/s' };
+
 export const SAR_SPEC: ToolSpec = {
   tool: 'sar',
   keys: { CPU: 'cpu', IFACE: 'interface', DEV: 'device', TTY: 'tty', INTR: 'irq', NODE: 'node', FILESYSTEM: 'filesystem', MOUNTPOINT: 'mountpoint', BUS: 'bus', DEVICE: 'device', FCHOST: 'fchost' },
   columns: SAR_COLUMNS,
   pad: true,
   sinceBootPossible: false,
+  // -I (sysstat 12): "INTR all CPU0 CPU1" → interrupts per second {irq, cpu}
+  unknown: (col) => (col === 'all' || /^CPU\d+$/.test(col) ? { spec: INTERRUPTS, labels: { cpu: col === 'all' ? 'all' : col.slice(3) } } : undefined),
 };
 
 const HEADER = /^\S+(?:\s+[AP]M)?\s+(?:CPU\s+%user\s+%nice\s+%system\s+%iowait\s+%steal\s+%idle|CPU\s+%usr\s+%nice\s+%sys\s+%iowait\s+%steal\s+%irq|IFACE\s+rxpck\/s|IFACE\s+rxerr\/s|IFACE\s+rxbyt\/s|DEV\s+tps\s|runq-sz\s+plist-sz|kbmemfree\s|tps\s+rtps\s|active\/s\s+passive\/s|atmptf\/s|proc\/s\s+cswch\/s|pswpin\/s|pgpgin\/s|totsck\s|kbswpfree\s|INTR\s+intr\/s)/;
