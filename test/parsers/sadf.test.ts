@@ -76,6 +76,13 @@ describe('sadf -d (sadf-csv)', () => {
     expect(series(c, 'cpu_system_percent', { cpu: '1' }).times![1]).toBe(T(22, 45, 17));
   });
 
+  it('de_DE: decimal commas', () => {
+    const c = csv('de_DE-d-q-n-DEV.txt');
+    expect(c.warnings).toEqual([]);
+    expect(sameSeries(c, csv('d-n-DEV-r-q.txt'))).toBe(c.series.length);
+    expect(series(c, 'load_average_1m').values).toEqual([3.94, 3.94, 3.94]);
+  });
+
   it('-U (epoch seconds) read as jc --csv reads it', () => {
     const c = csv('d-U-q.txt');
     expect(c.warnings).toEqual([]);

@@ -36,11 +36,27 @@ describe('sar reports', () => {
     expect(summary(series(c, 'transfers_per_second', vda)).count).toBe(3);
     expect(metric(c, 'transfers_per_second', vda)).toBe(410);
     expect(metric(c, 'util_percent', vda)).toBe(6.93);
-    // the same layout under en_US.UTF-8
+  });
+
+  it('sar -d -p under en_US (12-hour clock) and de_DE (decimal commas, "Durchschn.:")', () => {
+    const vda = { device: 'vda' };
     const en = parse('en_US-d-p-1-3.txt');
     expect(en.kind).toBe('sar');
     expect(en.warnings).toEqual([]);
-    expect(series(en, 'read_bytes_per_second', vda).values).toEqual([76 * KB, 4 * KB, 12 * KB]);
+    expect(series(en, 'transfers_per_second', vda).values).toEqual([1055, 221, 138]);
+    expect(series(en, 'write_bytes_per_second', vda).values).toEqual([66000 * KB, 5944 * KB, 1500 * KB]);
+    // 11:00:06 PM on 11/30/2026
+    expect(series(en, 'transfers_per_second', vda).times).toEqual([T(23, 0, 6), T(23, 0, 7), T(23, 0, 8)]);
+    expect(metric(en, 'util_percent', vda)).toBe(7.73);
+    const de = parse('de_DE-d-p-n-DEV-1-3.txt');
+    expect(de.kind).toBe('sar');
+    expect(de.warnings).toEqual([]);
+    expect(series(de, 'transfers_per_second', vda).values[0]).toBe(1228);
+    expect(series(de, 'avg_request_size_bytes', vda).values[0]).toBeCloseTo(166.78 * KB, 6);
+    expect(series(de, 'rx_bytes_per_second', { interface: 'lo' }).values[0]).toBe(70.31 * KB);
+    expect(series(de, 'rx_bytes_per_second', { interface: 'lo' }).times![0]).toBe(T(23, 0, 11));
+    expect(metric(de, 'rx_packets_per_second', { interface: 'lo' })).toBe(424.67);
+    expect(metric(de, 'write_bytes_per_second', vda)).toBe(25544 * KB);
   });
 
   it('sar -d without -p reads the same columns with the name first', () => {
@@ -141,7 +157,7 @@ describe('sar reports', () => {
   });
 
   it('detection: each form is sar, and nothing else claims it', () => {
-    for (const n of ['A-1-2.txt', 'f-A-restart.txt', 'd-p-1-3.txt', 'en_US-d-p-1-3.txt', 'd-1-3.txt', 'n-DEV-1-3.txt', 'n-TCP-ETCP-1-3.txt', 'r-1-3.txt', 'q-1-3.txt', 'multi-d-p-n-DEV-TCP-ETCP-r-q-1-3.txt']) {
+    for (const n of ['A-1-2.txt', 'f-A-restart.txt', 'd-p-1-3.txt', 'en_US-d-p-1-3.txt', 'de_DE-d-p-n-DEV-1-3.txt', 'd-1-3.txt', 'n-DEV-1-3.txt', 'n-TCP-ETCP-1-3.txt', 'r-1-3.txt', 'q-1-3.txt', 'multi-d-p-n-DEV-TCP-ETCP-r-q-1-3.txt']) {
       const head = rd(n).split('\n');
       expect(sar.detect(head), n).toBeGreaterThanOrEqual(0.9);
       const all = detectAll(head);
