@@ -20,6 +20,11 @@ export interface ApiMethods {
   /** open (or create when `create`) a notebook file at a path on the host */
   openNotebook(path: string, create: boolean): NotebookInfo;
   recentNotebooks(): string[];
+  /**
+   * Open the example notebook (the three case studies with their captures): a file of its own in
+   * the app's folder, made the first time; the user's own notebook is never touched.
+   */
+  openExampleNotebook(): NotebookInfo;
 
   // studies
   listStudies(): StudySummary[];
@@ -184,11 +189,12 @@ export type RequestedAction =
   | { action: 'compact-notebook' }
   | { action: 'export-study' }
   | { action: 'import-bundle'; path: string }
-  | { action: 'show-shortcuts' };
+  | { action: 'show-shortcuts' }
+  | { action: 'open-example' };
 
 /** Every method name, for hosts that route by name. The type check below keeps it complete. */
 export const API_METHODS = [
-  'notebookInfo', 'openNotebook', 'recentNotebooks',
+  'notebookInfo', 'openNotebook', 'recentNotebooks', 'openExampleNotebook',
   'listStudies', 'getStudy', 'studyOutline', 'createStudy', 'updateStudy', 'setRequirements', 'deleteStudy', 'restoreStudy', 'timeline', 'comparison', 'compareExperiments', 'experimentIndex',
   'listProfiles', 'createProfile', 'updateProfile', 'deleteProfile',
   'getExperiment', 'createExperiment', 'updateExperiment', 'deleteExperiment', 'restoreExperiment', 'moveExperiment',

@@ -5,7 +5,8 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Backend, APP_VERSION, defaultNotebookPath } from '../services/backend';
+import { Backend, APP_VERSION, NOTEBOOK_EXTENSION, defaultNotebookPath } from '../services/backend';
+import { writeExample } from '../services/example/example';
 import { parseFiles, parsePaths, readProblem } from '../services/captureFiles';
 import { isLoopback, startHttpHost } from '../host/httpHost';
 import { servedAccess } from '../services/hostPaths';
@@ -71,6 +72,8 @@ Usage:
                                       it or nothing; what the notebook holds is left as it is
   tunebook reparse [--notebook FILE]  parse every stored capture again with this version's parsers
   tunebook vacuum [--notebook FILE]   give the space of removed captures back to the disk
+  tunebook example -o FILE            write the example notebook (the three case studies with their
+                                      captures) to FILE, a new .tunebook file
   tunebook kit [-o FILE]              the capture kit for the server being tuned, a POSIX sh script:
                                       tunebook kit > collect.sh, then on the server sh collect.sh -h
   tunebook --version | --help
@@ -436,6 +439,19 @@ async function maintenance(argv: string[], task: 'reparse' | 'vacuum'): Promise<
   }
 }
 
+/** `tunebook example -o FILE`: the example notebook, for scripts and tests. */
+async function example(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { output: { type: 'string', short: 'o' } } });
+  if (positionals.length || !values.output) throw new TunebookError('invalid', 'give the file to write: tunebook example -o FILE.tunebook');
+  const file = path.resolve(values.output);
+  if (path.extname(file).toLowerCase() !== NOTEBOOK_EXTENSION) throw new TunebookError('invalid', `the example notebook needs a file name ending in ${NOTEBOOK_EXTENSION}`);
+  if (existsSync(file)) throw new TunebookError('invalid', `${file} already exists; choose another name (it was left untouched)`);
+  if (!existsSync(path.dirname(file))) throw new TunebookError('not-found', `${path.dirname(file)} does not exist`);
+  await writeExample(file, (notebook) => new Backend({ notebookPath: notebook, userDataDir: userDataDir(), remember: false }));
+  console.error(`wrote ${file}: the three case studies, with their profiles, changes, results and captures`);
+  return 0;
+}
+
 /** `tunebook kit`: the capture kit's script on stdout, or saved as an executable file with -o. */
 async function kit(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { output: { type: 'string', short: 'o' } } });
@@ -486,6 +502,8 @@ async function main(argv: string[]): Promise<number> {
       return maintenance(rest, 'vacuum');
     case 'kit':
       return kit(rest);
+    case 'example':
+      return example(rest);
     default:
       throw new TunebookError('invalid', `unknown command "${cmd}" (see tunebook --help)`);
   }

@@ -160,6 +160,7 @@ function rebuildMenu(): void {
       importBundle: () => { void chooseBundle(); },
       saveCaptureKit: () => { void saveCaptureKitInteractive(); },
       showShortcuts: () => requestAction({ action: 'show-shortcuts' }),
+      openExample: () => requestAction({ action: 'open-example' }),
       openExternal: openExternalSafely,
       showAbout: () => {
         void windowDialog.showMessageBox({

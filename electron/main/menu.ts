@@ -22,6 +22,8 @@ export interface MenuActions {
   saveCaptureKit(): void;
   /** the window's Keyboard shortcuts sheet */
   showShortcuts(): void;
+  /** open the example notebook (a file of its own) */
+  openExample(): void;
   openExternal(url: string): void;
   showAbout(): void;
 }
@@ -98,6 +100,7 @@ export function buildMenuTemplate(opts: MenuOptions): MenuItemConstructorOptions
     role: 'help',
     submenu: [
       { id: 'keyboard-shortcuts', label: 'Keyboard Shortcuts', click: () => actions.showShortcuts() },
+      { id: 'open-example', label: 'Open Example Notebook', click: () => actions.openExample() },
       { type: 'separator' },
       { label: 'Tunebook Documentation', click: () => actions.openExternal(HELP_URL) },
       { label: 'Report an Issue', click: () => actions.openExternal(ISSUES_URL) },

@@ -15,6 +15,7 @@ import * as v from '../../shared/validate';
 import { openNotebookDb, schemaVersion, type Db } from '../db/connection';
 import { NotebookService, type HostMethods, type NotebookMethods } from './notebookService';
 import { allowedPath, type PathAccess } from './hostPaths';
+import { EXAMPLE_FILE_NAME, writeExample } from './example/example';
 import { isCaptureRead, isWorkerRead, JsonText, recordWorkerOf, type ReadJob } from './workerReads';
 import { WorkerClient } from './workerClient';
 import type { CaptureJson } from '../../shared/capture/json';
@@ -67,10 +68,12 @@ export interface BackendOptions {
    * a notebook opened only under the folders the user allowed.
    */
   pathAccess?: PathAccess;
+  /** false: the notebook is not added to the recent list (a scratch notebook, such as the example's while it is built) */
+  remember?: boolean;
 }
 
 /** Contract methods whose answer is a Promise on every host: they run in worker threads, or wait on one. */
-type AsyncMethods = 'parseCaptureFiles' | 'parseCaptureText' | 'importCaptures' | 'setCaptureKind' | 'reparseCaptures' | 'compactNotebook'
+type AsyncMethods = 'openExampleNotebook' | 'parseCaptureFiles' | 'parseCaptureText' | 'importCaptures' | 'setCaptureKind' | 'reparseCaptures' | 'compactNotebook'
   | 'reportPreview' | 'exportStudy' | 'importBundle' | 'findInCapture';
 
 /**
@@ -169,6 +172,7 @@ export class Backend {
     notebookInfo: () => this.info(),
     openNotebook: (file, create) => this.openNotebook(file, create),
     // browser mode lists only the notebooks it may open
+    openExampleNotebook: () => this.openExample(),
     recentNotebooks: () => this.recentNotebooks().filter((f) => { try { return allowedPath(this.access, f, 'notebook') === f; } catch { return false; } }),
     captureKinds: () => PARSERS.map((p) => ({ id: p.id, title: p.title })),
     parseCaptureFiles: (paths, kind) => this.parseCaptureFiles(paths, kind),
@@ -217,7 +221,7 @@ export class Backend {
     this.notebookPath = path.resolve(opts.notebookPath);
     this.db = openNotebookDb(this.notebookPath, { create: true });
     this.service = this.wire(new NotebookService(this.db));
-    this.remember(this.notebookPath);
+    if (opts.remember !== false) this.remember(this.notebookPath);
     this.warmReads();
     if (opts.watchOtherWriters) this.watch();
   }
@@ -274,6 +278,11 @@ export class Backend {
     // (an existing notebook of another name still opens)
     const made = !existsSync(target) || statSync(target).size === 0;
     if (create && made && path.extname(target).toLowerCase() !== NOTEBOOK_EXTENSION) v.fail(`a new notebook needs a file name ending in ${NOTEBOOK_EXTENSION}`);
+    return this.switchNotebook(target, create);
+  }
+
+  /** Make `target` the open notebook (a path already checked). On failure the current one stays open. */
+  private switchNotebook(target: string, create: boolean): NotebookInfo {
     if (target === this.notebookPath) return this.info();
     const db = openNotebookDb(target, { create });
     this.db.close();
@@ -286,6 +295,17 @@ export class Backend {
     const info = this.info();
     this.emit('onDidChangeNotebook', info);
     return info;
+  }
+
+  /** The example notebook: made the first time in the app's folder (its own file), then opened. */
+  private async openExample(): Promise<NotebookInfo> {
+    const file = path.join(this.opts.userDataDir, EXAMPLE_FILE_NAME);
+    if (!existsSync(file)) {
+      mkdirSync(this.opts.userDataDir, { recursive: true });
+      await writeExample(file, (notebook) => new Backend({ ...this.opts, notebookPath: notebook, watchOtherWriters: false, readWorkerFile: undefined, pathAccess: undefined, remember: false }));
+    }
+    // a path of the app's own choosing: browser mode's path access is about paths a page names
+    return this.switchNotebook(file, false);
   }
 
   private recentFile(): string {

@@ -23,7 +23,7 @@ import { capturePairs, experimentProposals } from './proposals';
 import { configDiff, metricDeltas, profileDiff } from '../../shared/sideBySide';
 
 /** The contract methods the Backend serves itself (notebook files, parsing and the store worker's long writes). */
-export type HostMethods = 'notebookInfo' | 'openNotebook' | 'recentNotebooks' | 'captureKinds' | 'parseCaptureFiles' | 'parseCaptureText'
+export type HostMethods = 'notebookInfo' | 'openNotebook' | 'recentNotebooks' | 'openExampleNotebook' | 'captureKinds' | 'parseCaptureFiles' | 'parseCaptureText'
   | 'cancelCaptureParsing' | 'importCaptures' | 'cancelStoreTask' | 'setCaptureKind' | 'reparseCaptures' | 'compactNotebook' | 'findInCapture'
   | 'reportPreview' | 'exportStudy' | 'importBundle';
 export type NotebookMethods = Omit<ApiMethods, HostMethods>;

@@ -5,7 +5,7 @@ import { buildMenuTemplate } from '../../electron/main/menu';
 function actions() {
   return {
     newNotebook: vi.fn(), openNotebook: vi.fn(), openRecent: vi.fn(), openExternal: vi.fn(), showAbout: vi.fn(),
-    importCaptures: vi.fn(), reparseCaptures: vi.fn(), compactNotebook: vi.fn(), exportStudy: vi.fn(), importBundle: vi.fn(), saveCaptureKit: vi.fn(), showShortcuts: vi.fn(),
+    importCaptures: vi.fn(), reparseCaptures: vi.fn(), compactNotebook: vi.fn(), exportStudy: vi.fn(), importBundle: vi.fn(), saveCaptureKit: vi.fn(), showShortcuts: vi.fn(), openExample: vi.fn(),
   };
 }
 
@@ -89,5 +89,7 @@ describe('application menu', () => {
     expect(a.openExternal).toHaveBeenCalledWith(expect.stringMatching(/^https:\/\//));
     click(find(t, (i) => i.label === 'Keyboard Shortcuts'));
     expect(a.showShortcuts).toHaveBeenCalledOnce();
+    click(find(t, (i) => i.label === 'Open Example Notebook'));
+    expect(a.openExample).toHaveBeenCalledOnce();
   });
 });

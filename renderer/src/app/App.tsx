@@ -1,5 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { RequestedAction } from '../../../shared/api';
+import type { RequestedAction, TunebookApi } from '../../../shared/api';
+import { describeError } from '../api';
+import { useQuery } from './useQuery';
+import { studiesChanged } from './changes';
 import { useApp } from './AppContext';
 import { ErrorBoundary } from '../components/ErrorBoundary/ErrorBoundary';
 import { CapturesView } from '../features/captures/CapturesView';
@@ -53,8 +56,8 @@ function Window() {
     else if (a.action === 'reparse-captures') void reparseAll();
     else if (a.action === 'compact-notebook') void compact();
     else if (a.action === 'import-bundle') void openBundle({ path: a.path });
-    // Help › Keyboard shortcuts (the cast lets this stand before shared/api.ts lists the action)
     else if (a.action === 'show-shortcuts') setSheet(true);
+    else if (a.action === 'open-example') void openExample(api, show);
     else if (studyShown === null) show({ message: 'Open a study to export it.' });
     else setExporting(studyShown);
   }), [api, reparseAll, compact, openBundle, studyShown, show]);
@@ -195,13 +198,31 @@ function BundlePicker({ onPick }: { onPick: (file: File) => void }) {
   );
 }
 
+/** Open the example notebook (made the first time, in the app's own folder); the user's notebook is left as it is. */
+async function openExample(api: TunebookApi, show: (t: { message: string }) => unknown): Promise<void> {
+  try {
+    await api.openExampleNotebook();
+  } catch (e) {
+    show({ message: `The example notebook could not be opened: ${describeError(e).message}` });
+  }
+}
+
 function Home() {
   const [creating, setCreating] = useState(false);
+  const { api } = useApp();
+  const { show } = useToasts();
+  const { data: studies } = useQuery('studies', (a) => a.listStudies(), { on: studiesChanged });
   return (
     <div className="view home">
       <h1>Tunebook</h1>
       <p>A lab notebook for performance tuning: record each experiment — the machine, what changed and why, and the result — and see how far you are from the goal.</p>
       <p><button type="button" className="btn btn-primary" onClick={() => setCreating(true)}>Create a study</button> or pick one on the left.</p>
+      {studies !== undefined && studies.length === 0 && (
+        <p>
+          New to Tunebook? <button type="button" className="btn" onClick={() => void openExample(api, show)}>Open the example notebook</button>{' '}
+          — three tuning stories told end to end, with their machines, changes, results and captures. It is a notebook of its own: yours stays as it is.
+        </p>
+      )}
       <p className="muted small">Keyboard: {shortcutText('search')} to search; Alt+↑ / Alt+↓ on an experiment to reorder; {shortcutText('undo')} outside a text field to undo the last change; {shortcutText('shortcuts')} for every shortcut.</p>
       {creating && <NewStudyDialog onClose={() => setCreating(false)} />}
     </div>
