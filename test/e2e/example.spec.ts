@@ -27,3 +27,23 @@ test('the empty first screen opens the example notebook, and the user\'s noteboo
   await expect(sidebar.getByText('No studies yet.')).toBeVisible();
   expect(await callApi(page, 'listStudies')).toEqual([]);
 });
+
+test('a finding says what to try, and its suggestion becomes a planned experiment with its config change', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.getByRole('button', { name: 'Open the example notebook' }).click();
+  await expect(page.getByRole('navigation', { name: 'Studies' }).locator('[data-focus-group="studies"]')).toHaveCount(3, { timeout: 30_000 });
+  await openStudy(page, 'PHP health-check API: 140 → 286 req/s');
+  await page.getByTestId('experiment-item').first().click();
+  await page.getByText('strace-c-f-python-stat-storm.txt').first().click();
+  const finding = page.getByTestId('capture-finding').filter({ hasText: 'syscall.stat-storm' });
+  await finding.getByText('What it means, what to try').click();
+  await expect(finding.getByTestId('finding-advice')).toContainText('validate_timestamps off');
+  await expect(finding.getByTestId('finding-advice')).toContainText('Risk');
+  await finding.getByRole('button', { name: /Plan “opcache: stop revalidating timestamps” as an experiment/ }).click();
+  const items = page.getByTestId('experiment-item');
+  await expect(items).toHaveCount(4);
+  await expect(items.nth(3)).toContainText('opcache: stop revalidating timestamps');
+  const study = await callApi<{ experiments: { title: string; status: string; configChanges: { key: string; after: string }[] }[] }>(page, 'getStudy', 1);
+  const planned = study.experiments.find((e) => e.status === 'planned')!;
+  expect(planned.configChanges).toEqual([expect.objectContaining({ key: 'opcache.validate_timestamps', after: '0' })]);
+});

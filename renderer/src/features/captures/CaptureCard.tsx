@@ -12,6 +12,7 @@ import {
   factText, formatConfidence, formatScaled, isPrimitiveFact, labelPairs, rawQuantity, scaleFor,
 } from './formatCapture';
 import type { CaptureEntry } from './parseCaptures';
+import { adviceFor } from '../../../../shared/advice';
 
 /** Lists longer than this start collapsed. */
 const COLLAPSE_AFTER = 12;
@@ -54,6 +55,30 @@ export interface CaptureBodyActions {
   results?: readonly { metric: string; labels?: Labels; primary: boolean; name: string }[];
   /** open the raw text at a line (a finding's evidence, a figure's line) */
   onShowLine?: (line: number) => void;
+  /** add a finding's suggestion (shared/advice.ts) as a planned experiment of the study */
+  onPlan?: (findingId: string) => void;
+}
+
+/** What a finding means and what is usually tried next (shared/advice.ts), folded; its plan one click away. */
+function FindingAdvice({ id, onPlan }: { id: string; onPlan: ((id: string) => void) | undefined }) {
+  const a = adviceFor(id);
+  if (!a) return null;
+  return (
+    <details className="finding-advice small" data-testid="finding-advice">
+      <summary>What it means, what to try</summary>
+      <dl>
+        <dt>Means</dt><dd>{a.meaning}</dd>
+        <dt>Try next</dt><dd>{a.tryNext}</dd>
+        <dt>Expected effect</dt><dd>{a.effect}</dd>
+        <dt>Risk</dt><dd>{a.risk}</dd>
+      </dl>
+      {a.plan && onPlan && (
+        <button type="button" className="btn btn-small" onClick={() => onPlan(id)}>
+          Plan “{a.plan.title}” as an experiment
+        </button>
+      )}
+    </details>
+  );
 }
 
 /** "lines 5-25" / "line 34" → 5 / 34 */
@@ -86,6 +111,7 @@ export function CaptureBody({ capture: c, actions = {} }: { capture: CaptureJson
                 {f.evidence && (actions.onShowLine && firstLine(f.evidence) !== null
                   ? <button type="button" className="link-button small finding-evidence" onClick={() => actions.onShowLine!(firstLine(f.evidence)!)}>{f.evidence}</button>
                   : <span className="muted small finding-evidence">({f.evidence})</span>)}
+                <FindingAdvice id={f.id} onPlan={actions.onPlan} />
               </li>
             ))}
           </ul>

@@ -16,6 +16,7 @@ import { CaptureBody } from '../captures/CaptureCard';
 import '../captures/captures.css';
 import { RawText } from './RawText';
 import { SeriesExplorer } from './SeriesExplorer';
+import { adviceFor } from '../../../../shared/advice';
 
 const TABS: { id: CaptureTab; label: string }[] = [
   { id: 'figures', label: 'Figures' },
@@ -36,6 +37,17 @@ export function CaptureView({ captureId, experimentId, line, tab }: { captureId:
   if (!c) return <div className="view"><p className="muted">Loading…</p></div>;
   const here = c.links.find((l) => l.experimentId === experimentId) ?? null;
   const tabs = TABS.filter((t) => t.id !== 'charts' || c.parsed.series.length > 0);
+
+  // a finding's suggestion as a planned experiment at the end of the study, its config changes filled in
+  const plan = (findingId: string) => {
+    const p = adviceFor(findingId)?.plan;
+    if (!here || !p) return;
+    void run(async (api) => {
+      const e = await api.createExperiment(here.studyId, { title: p.title, status: 'planned', notes: `Suggested by ${findingId} in ${c.name}.` });
+      for (const change of p.changes) await api.addConfigChange(e.id, change);
+      navigate({ name: 'study', studyId: here.studyId, experimentId: e.id });
+    });
+  };
 
   const useAsResult = (m: Metric, primary: boolean) => {
     if (!here) return;
@@ -97,7 +109,7 @@ export function CaptureView({ captureId, experimentId, line, tab }: { captureId:
       <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="panel capture-panel">
         {tab === 'figures' && (
           <CaptureBody capture={c.parsed} actions={{
-            ...(here ? { onUseAsResult: useAsResult } : {}),
+            ...(here ? { onUseAsResult: useAsResult, onPlan: plan } : {}),
             results: c.results.filter((r) => r.experimentId === experimentId),
             onShowLine: (n) => go({ tab: 'raw', line: n }),
           }} />
