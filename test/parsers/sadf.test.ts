@@ -189,6 +189,11 @@ describe('sadf -j (sadf-json)', () => {
     const j = json('j-d-n-DEV-TCP-ETCP-r-q.txt');
     expect(one.series).toHaveLength(j.series.length);
     for (const s of j.series) expect(series(one, s.name, s.labels as Record<string, string> | undefined).values).toEqual(s.values);
+    // pretty-printed by jq (or JSON.stringify): "{" alone on the first line
+    const pretty = parseText(JSON.stringify(JSON.parse(text), null, 2));
+    expect(pretty.kind).toBe('sadf-json');
+    expect(pretty.warnings).toEqual([]);
+    expect(pretty.series.map((s) => s.values)).toEqual(j.series.map((s) => s.values));
   });
 
   it('a cut-off document warns', () => {

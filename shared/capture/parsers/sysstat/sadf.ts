@@ -266,6 +266,10 @@ export function jsonColumn(activity: string, key: string): string {
 }
 
 const JSON_START = /^\{\s*"sysstat"\s*:\s*\{$/;
+/** one statistics element of sadf -j (all activities of one sample; large with -A on many CPUs) */
+const MAX_RECORD = 16 * 1048576;
+/** a whole document kept to parse at the end (jq -c / jq . output) */
+const MAX_WHOLE = 256 * 1048576;
 
 class SadfJsonSink implements LineSink {
   private readonly out: ParseOutput = emptyOutput();
@@ -280,8 +284,18 @@ class SadfJsonSink implements LineSink {
   private sample = 0;
   private started = false;
 
+  private wholeChars = 0;
+  private bufChars = 0;
+
   line(text: string, lineNo: number): void {
-    if (this.whole) { this.whole.push(text); return; }
+    if (this.whole) {
+      // a document not laid out as sadf writes it is read whole: up to a bound
+      if (this.wholeChars < 0) return;
+      this.wholeChars += text.length + 1;
+      if (this.wholeChars > MAX_WHOLE) { this.wholeChars = -1; this.out.warnings.push(`line ${lineNo}: a sadf -j document not laid out as sadf writes it is read only up to ${MAX_WHOLE / 1048576} MiB`); return; }
+      this.whole.push(text);
+      return;
+    }
     const t = text.trim();
     if (!this.started) {
       if (t === '') return;
@@ -290,8 +304,15 @@ class SadfJsonSink implements LineSink {
       return;
     }
     if (this.buf.length || (this.inStats && t.startsWith('{'))) {
-      if (!this.buf.length) { this.bufLine = lineNo; this.depth = 0; }
+      if (!this.buf.length) { this.bufLine = lineNo; this.depth = 0; this.bufChars = 0; }
       this.buf.push(t);
+      this.bufChars += t.length + 1;
+      if (this.bufChars > MAX_RECORD) {
+        this.out.warnings.push(`line ${this.bufLine}: a sadf -j record over ${MAX_RECORD / 1048576} MiB (not closed?) was skipped`);
+        this.buf = [];
+        this.inStats = false;
+        return;
+      }
       this.depth += depthOf(t);
       if (this.depth <= 0) {
         const s = this.buf.join('\n').replace(/,\s*$/, '');
@@ -426,12 +447,11 @@ export const sadfJson: CaptureParser = {
       const t = head[i]!.trim();
       if (t === '') continue;
       if (!t.startsWith('{')) return 0;
-      if (/^\{\s*"sysstat"\s*:\s*\{/.test(t)) {
-        // iostat/mpstat -o JSON start alike: sadf has "file-date" and {"date", "time"} time stamps
-        const rest = head.slice(i, i + 60).join('\n');
-        return /"file-(?:date|utc-time)"\s*:|"timestamp"\s*:\s*\{/.test(rest) ? 0.97 : 0;
-      }
-      return 0;
+      // sadf -j, or the same pretty-printed by jq ("{" alone, then "sysstat": {)
+      const rest = head.slice(i, i + 60).join('\n');
+      if (!/^\{\s*"sysstat"\s*:\s*\{/.test(rest)) return 0;
+      // iostat/mpstat -o JSON start alike: sadf has "file-date" and {"date", "time"} time stamps
+      return /"file-(?:date|utc-time)"\s*:|"timestamp"\s*:\s*\{/.test(rest) ? 0.97 : 0;
     }
     return 0;
   },
