@@ -8,8 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from './support/fixtures';
-import type { Locator } from './support/fixtures';
-import { addExperiment, captureLinks, createStudy, dropFiles, experimentDetail, pasteText } from './support/ui';
+import { addExperiment, captureLinks, createStudy, dropFiles, experimentDetail, pasteCapture } from './support/ui';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(HERE, '..', 'fixtures', 'captures');
@@ -18,19 +17,10 @@ const FDISK = path.join(FIXTURES, 'fdisk', 'fdisk-l-vda.txt');
 const TUNE2FS = path.join(FIXTURES, 'tune2fs', 'tune2fs-block-size.txt');
 const FIO = path.join(FIXTURES, 'fio', 'fio-randwrite-4k-qd64-j64.txt');
 
-async function paste(detail: Locator, name: string, text: string): Promise<void> {
-  await detail.getByRole('button', { name: 'Paste…' }).click();
-  const form = detail.getByRole('form', { name: 'Paste a capture' });
-  await form.getByLabel('Name').fill(name);
-  await pasteText(form.getByLabel('Tool output'), text);
-  await form.getByRole('button', { name: 'Store capture' }).click();
-  await expect(form).toBeHidden();
-}
-
 test('pasted captures, notes, and removal with Undo', async ({ page }) => {
   await createStudy(page, 'TIME_WAIT tuning');
   const d = await addExperiment(page, 'baseline');
-  await paste(d, 'sysctl-before.txt', SYSCTL);
+  await pasteCapture(d, 'sysctl-before.txt', SYSCTL);
   await expect(captureLinks(d)).toHaveCount(1);
   await expect(captureLinks(d).first()).toContainText('sysctl');
 
@@ -49,7 +39,7 @@ test('pasted captures, notes, and removal with Undo', async ({ page }) => {
 test('snapshots on consecutive experiments propose config changes; hardware facts propose a profile', async ({ page }) => {
   await createStudy(page, 'Python service to 50k QPS');
   const before = await addExperiment(page, 'step 3: ulimit');
-  await paste(before, 'sysctl-a.txt', SYSCTL);
+  await pasteCapture(before, 'sysctl-a.txt', SYSCTL);
   await dropFiles(before.getByRole('button', { name: /Drop captures on step 3/ }), [FDISK, TUNE2FS]);
   await expect(captureLinks(before)).toHaveCount(3);
   const profile = before.getByTestId('profile-proposal');
@@ -64,7 +54,7 @@ test('snapshots on consecutive experiments propose config changes; hardware fact
   const changed = SYSCTL
     .replace(/^net\.ipv4\.ip_local_port_range = .*$/m, 'net.ipv4.ip_local_port_range = 1024\t65000')
     .replace(/^net\.ipv4\.tcp_tw_reuse = .*$/m, 'net.ipv4.tcp_tw_reuse = 1');
-  await paste(after, 'sysctl-a.txt', changed);
+  await pasteCapture(after, 'sysctl-a.txt', changed);
   const proposal = after.getByTestId('config-proposal');
   await expect(proposal).toContainText('differs from sysctl-a.txt on “step 3: ulimit” in 2 settings');
   await proposal.getByRole('button', { name: 'Add 2 config changes' }).click();

@@ -5,16 +5,7 @@
  */
 import { expect, test } from './support/fixtures';
 import type { Locator, Page } from './support/fixtures';
-import { addExperiment, captureLinks, createStudy, experimentDetail, openStudy, pasteText } from './support/ui';
-
-async function paste(detail: Locator, name: string, text: string): Promise<void> {
-  await detail.getByRole('button', { name: 'Paste…' }).click();
-  const form = detail.getByRole('form', { name: 'Paste a capture' });
-  await form.getByLabel('Name').fill(name);
-  await pasteText(form.getByLabel('Tool output'), text);
-  await form.getByRole('button', { name: 'Store capture' }).click();
-  await expect(form).toBeHidden();
-}
+import { addExperiment, captureLinks, createStudy, experimentDetail, openStudy, pasteCapture } from './support/ui';
 
 const trashNav = (page: Page): Locator => page.getByRole('navigation', { name: 'Notebook' }).getByRole('button', { name: /^Trash/ });
 const trashItem = (page: Page, name: string): Locator => page.getByRole('list', { name: 'Trash' }).getByTestId('trash-item').filter({ hasText: name });
@@ -25,7 +16,7 @@ test('delete a study, an experiment and a capture; restore one, delete one forev
   await addExperiment(page, 'old baseline');
   await createStudy(page, 'kept study');
   const base = await addExperiment(page, 'baseline');
-  await paste(base, 'vmstat-1.txt', 'procs -----------memory---------- ---swap--\n r  b   swpd   free\n 1  0      0 812345\n');
+  await pasteCapture(base, 'vmstat-1.txt', 'procs -----------memory---------- ---swap--\n r  b   swpd   free\n 1  0      0 812345\n');
   await expect(captureLinks(base)).toHaveCount(1);
 
   // a capture, an experiment, a study
@@ -179,7 +170,7 @@ test('a goal being typed survives switching study and a reload', async ({ page }
 test('experiment notes being typed survive switching study and a reload; Ctrl+Z brings back a removed capture', async ({ page }) => {
   await createStudy(page, 'notes study');
   const d = await addExperiment(page, 'baseline');
-  await paste(d, 'iostat-1.txt', 'Device  r/s  w/s\nvda  1.0  2197.0\n');
+  await pasteCapture(d, 'iostat-1.txt', 'Device  r/s  w/s\nvda  1.0  2197.0\n');
   await expect(captureLinks(d)).toHaveCount(1);
   await d.getByLabel(/^Notes/).fill('fio shows 2197 IOPS; next: check the queue depth');
   await expect(d.getByText('Unsaved changes')).toBeVisible();

@@ -157,6 +157,16 @@ export function captureLinks(detail: Locator): Locator {
  * Put a long text (a whole capture) in a text field at once, as a paste does. Playwright's fill()
  * types it through Chromium's insertText, which takes seconds for tens of kilobytes of lines.
  */
+/** Store `text` as a capture named `name` on the experiment `detail` shows, through its Paste… form. */
+export async function pasteCapture(detail: Locator, name: string, text: string): Promise<void> {
+  await detail.getByRole('button', { name: 'Paste…' }).click();
+  const form = detail.getByRole('form', { name: 'Paste a capture' });
+  await form.getByLabel('Name').fill(name);
+  await pasteText(form.getByLabel('Tool output'), text);
+  await form.getByRole('button', { name: 'Store capture' }).click();
+  await expect(form).toBeHidden();
+}
+
 export async function pasteText(field: Locator, text: string): Promise<void> {
   await field.evaluate((el, value) => {
     const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el) as object, 'value')!.set!;
