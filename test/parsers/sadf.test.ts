@@ -50,9 +50,9 @@ describe('sadf -d (sadf-csv)', () => {
     expect(series(c, 'write_bytes_per_second', vda).values[0]).toBe(93700.97 * KB);
     expect(series(c, 'await_seconds', vda).values[1]).toBeCloseTo(0.4 / 1000, 12);
     expect(series(c, 'util_percent', vda)).toMatchObject({ values: [20.19, 0.4, 0], times });
-    expect(series(c, 'rx_packets_per_second', { interface: 'lo' }).values).toEqual([133.98, 450, 308]);
-    expect(series(c, 'tx_bytes_per_second', { interface: 'lo' }).values).toEqual([21.46 * KB, 70.91 * KB, 48.68 * KB]);
-    expect(series(c, 'ifutil_percent', { interface: 'eth0' }).values).toEqual([0, 0, 0]);
+    expect(series(c, 'rx_packets_per_second', { iface: 'lo' }).values).toEqual([133.98, 450, 308]);
+    expect(series(c, 'tx_bytes_per_second', { iface: 'lo' }).values).toEqual([21.46 * KB, 70.91 * KB, 48.68 * KB]);
+    expect(series(c, 'ifutil_percent', { iface: 'eth0' }).values).toEqual([0, 0, 0]);
     for (const s of c.series) { expect(s.values).toHaveLength(3); expect(s.firstSampleSinceBoot).toBe(false); }
     expect(c.metrics).toEqual([]);
   });
@@ -114,7 +114,7 @@ describe('sadf -d (sadf-csv)', () => {
     ]);
     expect(series(c, 'run_queue_size')).toMatchObject({ values: [7, 8], times: [T(22, 45, 34), T(22, 45, 39)] });
     expect(series(c, 'procs_blocked').values).toEqual([0, 1]);
-    expect(series(c, 'rx_packets_per_second', { interface: 'lo' }).values).toEqual([130.69, 113]);
+    expect(series(c, 'rx_packets_per_second', { iface: 'lo' }).values).toEqual([130.69, 113]);
   });
 
   it('time stamps as sadf prints them', () => {

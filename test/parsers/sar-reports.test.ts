@@ -53,9 +53,9 @@ describe('sar reports', () => {
     expect(de.warnings).toEqual([]);
     expect(series(de, 'transfers_per_second', vda).values[0]).toBe(1228);
     expect(series(de, 'avg_request_size_bytes', vda).values[0]).toBeCloseTo(166.78 * KB, 6);
-    expect(series(de, 'rx_bytes_per_second', { interface: 'lo' }).values[0]).toBe(70.31 * KB);
-    expect(series(de, 'rx_bytes_per_second', { interface: 'lo' }).times![0]).toBe(T(23, 0, 11));
-    expect(metric(de, 'rx_packets_per_second', { interface: 'lo' })).toBe(424.67);
+    expect(series(de, 'rx_bytes_per_second', { iface: 'lo' }).values[0]).toBe(70.31 * KB);
+    expect(series(de, 'rx_bytes_per_second', { iface: 'lo' }).times![0]).toBe(T(23, 0, 11));
+    expect(metric(de, 'rx_packets_per_second', { iface: 'lo' })).toBe(424.67);
     expect(metric(de, 'write_bytes_per_second', vda)).toBe(25544 * KB);
   });
 
@@ -66,14 +66,14 @@ describe('sar reports', () => {
     expect(metric(c, 'transfers_per_second', { device: 'vda' })).toBe(275.33);
   });
 
-  it('sar -n DEV: per interface (label interface), kB/s → B/s', () => {
+  it('sar -n DEV: per interface (label iface), kB/s → B/s', () => {
     const c = parse('n-DEV-1-3.txt');
     expect(c.warnings).toEqual([]);
-    expect(new Set(c.series.map((s) => s.labels?.interface))).toEqual(new Set(['lo', 'ifb0', 'ifb1', 'eth0']));
-    expect(series(c, 'rx_packets_per_second', { interface: 'lo' }).values).toEqual([439, 575, 657]);
-    expect(series(c, 'tx_bytes_per_second', { interface: 'lo' }).values).toEqual([44.24 * KB, 57.99 * KB, 66.37 * KB]);
-    expect(series(c, 'ifutil_percent', { interface: 'eth0' }).values).toEqual([0, 0, 0]);
-    expect(metric(c, 'rx_packets_per_second', { interface: 'lo' })).toBe(557);
+    expect(new Set(c.series.map((s) => s.labels?.iface))).toEqual(new Set(['lo', 'ifb0', 'ifb1', 'eth0']));
+    expect(series(c, 'rx_packets_per_second', { iface: 'lo' }).values).toEqual([439, 575, 657]);
+    expect(series(c, 'tx_bytes_per_second', { iface: 'lo' }).values).toEqual([44.24 * KB, 57.99 * KB, 66.37 * KB]);
+    expect(series(c, 'ifutil_percent', { iface: 'eth0' }).values).toEqual([0, 0, 0]);
+    expect(metric(c, 'rx_packets_per_second', { iface: 'lo' })).toBe(557);
   });
 
   it('sar -n TCP,ETCP: two blocks per report', () => {
@@ -126,7 +126,7 @@ describe('sar reports', () => {
     expect(series(c, 'memory_free_bytes').values).toEqual([21335612 * KB, 21332084 * KB, expect.any(Number)]);
     expect(series(c, 'run_queue_size').values).toHaveLength(3);
     expect(series(c, 'transfers_per_second', { device: 'vda' }).values[0]).toBe(985);
-    expect(series(c, 'rx_bytes_per_second', { interface: 'lo' }).values[0]).toBe(44.18 * KB);
+    expect(series(c, 'rx_bytes_per_second', { iface: 'lo' }).values[0]).toBe(44.18 * KB);
     expect(series(c, 'tcp_active_opens_per_second').values[0]).toBe(44);
     expect(series(c, 'tcp_attempt_fails_per_second').values[0]).toBe(22);
     expect(series(c, 'tcp_resets_out_per_second').values[2]).toBe(24.75);
@@ -136,7 +136,7 @@ describe('sar reports', () => {
     expect(metric(c, 'memory_used_percent')).toBe(3.3);
     expect(metric(c, 'run_queue_size')).toBe(6);
     expect(metric(c, 'util_percent', { device: 'vda' })).toBe(5.71);
-    expect(metric(c, 'rx_packets_per_second', { interface: 'lo' })).toBe(332.56);
+    expect(metric(c, 'rx_packets_per_second', { iface: 'lo' })).toBe(332.56);
     expect(metric(c, 'tcp_passive_opens_per_second')).toBe(23.92);
     expect(metric(c, 'tcp_attempt_fails_per_second')).toBe(23.92);
   });
@@ -152,7 +152,7 @@ describe('sar reports', () => {
     for (const name of ['cpu_user_percent', 'context_switches_per_second', 'memory_free_bytes', 'run_queue_size', 'tcp_active_opens_per_second'])
       expect(c.series.some((s) => s.name === name), name).toBe(true);
     expect(series(c, 'util_percent', { device: 'vda' }).values).toHaveLength(2);
-    expect(series(c, 'rx_packets_per_second', { interface: 'lo' }).values).toHaveLength(2);
+    expect(series(c, 'rx_packets_per_second', { iface: 'lo' }).values).toHaveLength(2);
     for (const s of c.series) expect(s.values, `${s.name} ${JSON.stringify(s.labels)}`).toHaveLength(2);
   });
 

@@ -35,13 +35,13 @@ describe('sar parser', () => {
   it('sar -n DEV: per interface, kB → bytes; German decimal commas', () => {
     const c = parse('n-DEV-1-2.txt');
     expect(c.warnings).toEqual([]);
-    expect(series(c, 'rx_packets_per_second', { interface: 'eth0' }).values).toEqual([0, 0]);
-    expect(series(c, 'ifutil_percent', { interface: 'lo' }).column).toBe('%ifutil');
+    expect(series(c, 'rx_packets_per_second', { iface: 'eth0' }).values).toEqual([0, 0]);
+    expect(series(c, 'ifutil_percent', { iface: 'lo' }).column).toBe('%ifutil');
     const de = parse('de_DE-n-DEV-1-2.txt');
     expect(de.warnings).toEqual([]);
-    expect(series(de, 'rx_packets_per_second', { interface: 'lo' }).values).toEqual([138, 262]);
-    expect(series(de, 'rx_bytes_per_second', { interface: 'lo' }).values).toEqual([9.34 * 1024, 17.9 * 1024]);
-    expect(de.metrics.find((m) => m.name === 'rx_packets_per_second' && m.labels?.interface === 'lo')!.value).toBe(200);
+    expect(series(de, 'rx_packets_per_second', { iface: 'lo' }).values).toEqual([138, 262]);
+    expect(series(de, 'rx_bytes_per_second', { iface: 'lo' }).values).toEqual([9.34 * 1024, 17.9 * 1024]);
+    expect(de.metrics.find((m) => m.name === 'rx_packets_per_second' && m.labels?.iface === 'lo')!.value).toBe(200);
   });
 
   it('sar -n TCP,ETCP, -q, -r, -b, -d, -w -W', () => {
@@ -82,7 +82,7 @@ describe('sar parser', () => {
     expect(rows.some((r) => r[1] === 'COM' && r[2] === 'after restart')).toBe(true);
     const runq = series(c, 'run_queue_size');
     expect(runq.values.slice(0, 6)).toEqual([2, 2, 2, 5, 2, 2]);
-    expect(series(c, 'rx_packets_per_second', { interface: 'lo' }).values[3]).toBe(29598);
+    expect(series(c, 'rx_packets_per_second', { iface: 'lo' }).values[3]).toBe(29598);
     const u = parse('f-u-restart.txt');
     const user = series(u, 'cpu_user_percent', { cpu: 'all' });
     expect(user.values).toEqual([0.55, 0, 50, 42.93, 15.98, 7.25, 66.83, 60.3]);

@@ -2,7 +2,7 @@
  * sadf (sysstat): `sadf -d` (kind `sadf-csv`: "hostname;interval;timestamp;…" records under a
  * "# hostname;interval;timestamp;<columns>" header per activity, or all activities on one line with
  * -h; timestamps as printed by default, -t or -U) and `sadf -j` (kind `sadf-json`). Both give the
- * same series as sar (SAR_COLUMNS names and units, labels cpu / device / interface …); restart and
+ * same series as sar (SAR_COLUMNS names and units, labels cpu / device / iface …); restart and
  * comment records (-C) go to tables.records like sar's.
  */
 import type { CaptureParser, FactValue, LineSink, ParseOutput, Table } from '../../types';
@@ -38,7 +38,7 @@ interface CsvHeader { segments: Segment[]; sample: number; sampleTime: string | 
 /** names of block devices and network interfaces, to split a sadf -d -h line between their lists */
 const NAME_CLASS: Record<string, RegExp> = {
   device: /^(?:[shv]d[a-z]|xvd|nvme|dm-|dev\d|md\d|loop|zram|mmcblk|sr\d|nbd|rbd|ram\d|drbd|bcache|emcpower|cciss|scd)/,
-  interface: /^(?:lo$|eth|en[opsx]|wl|ww|ib|ifb|br|bond|team|veth|docker|virbr|vnet|tun|tap|vlan|vxlan|flannel|cni|cali|wg|ppp|sit|gre|ip6|dummy|macvlan|ovs|can\d|usb|rmnet)/,
+  iface: /^(?:lo$|eth|en[opsx]|wl|ww|ib|ifb|br|bond|team|veth|docker|virbr|vnet|tun|tap|vlan|vxlan|flannel|cni|cali|wg|ppp|sit|gre|ip6|dummy|macvlan|ovs|can\d|usb|rmnet)/,
 };
 
 const CSV_HEAD = /^#\s*hostname;interval;timestamp;/;
@@ -230,7 +230,7 @@ export const sadfCsv: CaptureParser = {
 
 /** string fields of sadf -j rows that name the row → label */
 const JSON_LABELS: Record<string, string> = {
-  cpu: 'cpu', 'disk-device': 'device', iface: 'interface', intr: 'irq', node: 'node', line: 'tty',
+  cpu: 'cpu', 'disk-device': 'device', iface: 'iface', intr: 'irq', node: 'node', line: 'tty',
   filesystem: 'filesystem', mountpoint: 'mountpoint', 'fchost': 'fchost', 'bus': 'bus', 'device': 'device',
 };
 

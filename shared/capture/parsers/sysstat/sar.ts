@@ -98,7 +98,7 @@ export const INTERRUPTS: ColSpec = { name: 'interrupts_per_second', unit: '1/s' 
 
 export const SAR_SPEC: ToolSpec = {
   tool: 'sar',
-  keys: { CPU: 'cpu', IFACE: 'interface', DEV: 'device', TTY: 'tty', INTR: 'irq', NODE: 'node', FILESYSTEM: 'filesystem', MOUNTPOINT: 'mountpoint', BUS: 'bus', DEVICE: 'device', FCHOST: 'fchost' },
+  keys: { CPU: 'cpu', IFACE: 'iface', DEV: 'device', TTY: 'tty', INTR: 'irq', NODE: 'node', FILESYSTEM: 'filesystem', MOUNTPOINT: 'mountpoint', BUS: 'bus', DEVICE: 'device', FCHOST: 'fchost' },
   columns: SAR_COLUMNS,
   pad: true,
   sinceBootPossible: false,
