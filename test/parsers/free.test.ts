@@ -72,6 +72,20 @@ describe('free', () => {
     expect(v(hwt, 'memory_plus_swap_used_bytes')).toBe(467 * 1024 ** 2);
   });
 
+  it('-h keeps the human units as printed beside the bytes (facts, and the as_printed table)', () => {
+    const c = parseText(fixture('free', 'free-h.txt'));
+    expect([c.facts.memory_total_printed, c.facts.swap_total_printed]).toEqual(['23Gi', '0B']);
+    const t = c.tables!.as_printed!;
+    expect(t.columns).toEqual(['row', 'column', 'printed', 'bytes']);
+    expect(t.rows).toContainEqual(['Mem', 'shared', '8.7Mi', Math.round(8.7 * 1024 ** 2)]);
+    expect(t.rows).toContainEqual(['Mem', 'buff/cache', '636Mi', 636 * 1024 ** 2]);
+    expect(t.rows).toHaveLength(9);
+    // free in KiB prints no units: nothing is added
+    const k = parseText(fixture('free', 'free-k.txt'));
+    expect(k.facts.memory_total_printed).toBeUndefined();
+    expect(k.tables?.as_printed).toBeUndefined();
+  });
+
   it('zh_CN and de_DE locales agree with jc', () => {
     const zh = parseText(fixture('free', 'free-zh_CN.txt'));
     expect(zh.kind).toBe('free');

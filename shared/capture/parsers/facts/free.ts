@@ -29,6 +29,8 @@ class FreeSink extends FactsSink {
   private readonly set = new SeriesSet();
   private reports = 0;
   private readonly last: Record<string, number> = {};
+  /** free -h: each value as printed ("23Gi"), beside its bytes: [row label, column, printed, bytes, name] */
+  private readonly printed: [string, string, string, number, string][] = [];
   private guessed = false;
 
   constructor() { super(['free']); }
@@ -102,6 +104,7 @@ class FreeSink extends FactsSink {
       const v = this.value(vals[i]!, si);
       if (!Number.isFinite(v)) { this.warn(lineNo, text, `value "${vals[i]}"`); continue; }
       this.put(`${row}_${cols[i]}_bytes`, `${label}: ${this.rawCols[i] ?? cols[i]}`, v, lineNo);
+      if (/[A-Za-z]$/.test(vals[i]!)) this.printed.push([label, this.rawCols[i] ?? cols[i]!, vals[i]!, v, `${row}_${cols[i]}_bytes`]);
     }
   }
 
@@ -150,6 +153,16 @@ class FreeSink extends FactsSink {
     if (this.reports > 1) this.series.push(...this.set.list);
     if (this.last.memory_total_bytes !== undefined) this.facts.memory_total_bytes = this.last.memory_total_bytes;
     if (this.last.swap_total_bytes !== undefined) this.facts.swap_total_bytes = this.last.swap_total_bytes;
+    // free -h: the human units kept as printed, beside the bytes they were converted to
+    if (this.printed.length) {
+      const as = (name: string) => this.printed.findLast((p) => p[4] === name)?.[2];
+      const mem = as('memory_total_bytes');
+      const swap = as('swap_total_bytes');
+      if (mem !== undefined) this.facts.memory_total_printed = mem;
+      if (swap !== undefined) this.facts.swap_total_printed = swap;
+      const rows = this.printed.map(([row, column, text, bytes]) => [row, column, text, bytes] as (string | number | null)[]);
+      this.tables = { ...(this.tables ?? {}), as_printed: { columns: ['row', 'column', 'printed', 'bytes'], rows } };
+    }
   }
 
   private readonly series: Series[] = [];
