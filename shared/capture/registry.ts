@@ -11,6 +11,7 @@ import { group as facts } from './parsers/facts/index';
 import { group as sysstat } from './parsers/sysstat/index';
 import { group as trace } from './parsers/trace/index';
 import { group as settings } from './parsers/settings/index';
+import { bareValue } from './bareValue';
 
 const GROUPS = [load, fio, facts, sysstat, trace, settings];
 
@@ -27,6 +28,9 @@ export const CAPTURE_ENGINE_VERSION = 2;
 export const DETECT_BYTES = 64 * 1024;
 /** At most this many warnings are kept per capture; the rest are counted. */
 export const MAX_WARNINGS = 200;
+/** How sure a kind told by a bare value's file name is (below any detection from content). */
+export const BARE_VALUE_CONFIDENCE = 0.5;
+
 /** Lines longer than this are cut (a binary file can be one 100 MB "line"). */
 export const MAX_LINE = 64 * 1024;
 /** What cleanLine removes (ANSI escapes start with \x1b, one of them); \n and \r are line breaks. */
@@ -166,7 +170,16 @@ export class CaptureStream {
 
   private detectNow(): void {
     const d = detect(this.head);
-    this.start(d.kind === 'text' ? TEXT_PARSER : parserById(d.kind)!, d.confidence);
+    const bare = d.kind === 'text' ? bareValue(this.head, this.opts.file) : null;
+    if (bare && parserById(bare.kind)) {
+      // one bare value: its kind told by the file's name, read as the line its parser knows
+      this.start(parserById(bare.kind)!, BARE_VALUE_CONFIDENCE);
+      this.warn(`a bare value with nothing to say what it is: read as ${bare.meaning} because of the file's name (${this.opts.file})`);
+      const at = this.head.findIndex((l) => l.trim() !== '');
+      this.head = this.head.map((l, i) => (i === at ? bare.line : l));
+    } else {
+      this.start(d.kind === 'text' ? TEXT_PARSER : parserById(d.kind)!, d.confidence);
+    }
     const head = this.head;
     this.head = [];
     const first = this.lineNo - head.length;
