@@ -110,3 +110,30 @@ describe('proc-interrupts parser', () => {
     expect(parseText('a: 1\nb: 2\n').kind).not.toBe('proc-interrupts');
   });
 });
+
+describe('proc-interrupts per CPU (issue 11)', () => {
+  it('every CPU\'s count of every row, and its change across two snapshots, as metrics labelled irq and cpu', () => {
+    const text = readFileSync(path.join(__dirname, '..', 'fixtures', 'captures', 'proc-interrupts', 'interrupts-two-snapshots-sched-messaging.txt'), 'utf8');
+    const c = parseText(text, { kind: 'proc-interrupts' });
+    const per = c.metrics.filter((m) => m.name === 'interrupts_per_cpu_total');
+    const rows = c.metrics.filter((m) => m.name === 'interrupts_total');
+    const cpus = c.facts.cpu_threads as number;
+    expect(cpus).toBeGreaterThan(0);
+    // the per-CPU counts of a row add up to its total (ERR and MIS have one count, not one per CPU)
+    let perCpuRows = 0;
+    for (const r of rows) {
+      const mine = per.filter((m) => m.labels?.irq === r.labels?.irq);
+      if (['ERR', 'MIS'].includes(r.labels!.irq!)) { expect(mine).toEqual([]); continue; }
+      perCpuRows++;
+      expect(mine, r.labels?.irq).toHaveLength(cpus);
+      expect(mine.reduce((s, m) => s + m.value, 0)).toBe(r.value);
+    }
+    expect(perCpuRows).toBeGreaterThan(20);
+    // the deltas per CPU agree with the delta table and add up to the row's delta
+    const table = c.tables!.delta!;
+    const res = table.rows.find((row) => row[0] === 'RES')!;
+    const deltas = c.metrics.filter((m) => m.name === 'interrupts_per_cpu_delta' && m.labels?.irq === 'RES');
+    expect(deltas.map((m) => [m.labels?.cpu, m.value])).toEqual(Array.from({ length: cpus }, (_, i) => [String(i), res[i + 1]]));
+    expect(deltas.reduce((s, m) => s + m.value, 0)).toBe(c.metrics.find((m) => m.name === 'interrupts_delta' && m.labels?.irq === 'RES')!.value);
+  });
+});

@@ -95,8 +95,14 @@ class InterruptsSink implements LineSink {
     const last = snaps[snaps.length - 1]!;
     const firstSnap = snaps[0]!;
     const metrics: Metric[] = [];
+    /** "CPU3" → "3", the cpu label every per-CPU figure of Tunebook carries */
+    const cpuLabel = (c: number) => (last.cpus[c] ?? `CPU${c}`).replace(/^CPU/i, '');
     for (const r of last.rows.values()) {
       metrics.push(metric('interrupts_total', sum(r.counts), 'count', labelsOf(r), r.irq, [last.first, last.last]));
+      // every CPU's count of every row, not only the row's total
+      for (let c = 0; r.counts.length === last.cpus.length && c < r.counts.length; c++) {
+        metrics.push(metric('interrupts_per_cpu_total', r.counts[c]!, 'count', { ...labelsOf(r), cpu: cpuLabel(c) }, `${r.irq} ${last.cpus[c]}`, [last.first, last.last]));
+      }
     }
     out.facts.cpu_threads = last.cpus.length;
     const cols = ['snapshot', 'irq', ...last.cpus, 'total', 'description'];
@@ -118,6 +124,9 @@ class InterruptsSink implements LineSink {
         if (!p) continue;
         const d = sum(r.counts) - sum(p.counts);
         metrics.push(metric('interrupts_delta', d, 'count', labelsOf(r), r.irq, [firstSnap.first, last.last]));
+        for (let c = 0; r.counts.length === last.cpus.length && c < r.counts.length; c++) {
+          metrics.push(metric('interrupts_per_cpu_delta', (r.counts[c] ?? 0) - (p.counts[c] ?? 0), 'count', { ...labelsOf(r), cpu: cpuLabel(c) }, `${r.irq} ${last.cpus[c]}`, [firstSnap.first, last.last]));
+        }
         if (seconds) metrics.push(metric('interrupts_per_second', d / seconds, '1/s', labelsOf(r), r.irq, [firstSnap.first, last.last]));
         const cells: (string | number | null)[] = [r.irq];
         for (let c = 0; c < last.cpus.length; c++) cells.push((r.counts[c] ?? 0) - (p.counts[c] ?? 0));
