@@ -137,3 +137,19 @@ describe('netstat parser', () => {
     expect(f[1]!.message).toMatch(/^301 sockets in TIME_WAIT = 75 % of net\.ipv4\.tcp_max_tw_buckets = 400 \(sysctl\.txt\)/);
   });
 });
+
+describe('netstat -i (issue 11)', () => {
+  it('reads the Kernel Interface table: the same counts as jc --netstat, per interface', () => {
+    const c = parseText(fx('netstat-i.txt'));
+    expect(c.kind).toBe('netstat');
+    expect(c.warnings).toEqual([]);
+    const jcRows = JSON.parse(fx('netstat-i.jc.json')) as Record<string, number | string>[];
+    expect(jcRows.length).toBeGreaterThan(0);
+    for (const r of jcRows) {
+      const m = (name: string) => c.metrics.find((x) => x.name === name && x.labels?.iface === r.iface)?.value;
+      expect([m('rx_packets_total'), m('rx_errors_total'), m('rx_dropped_total'), m('rx_overruns_total')]).toEqual([r.rx_ok, r.rx_err, r.rx_drp, r.rx_ovr]);
+      expect([m('tx_packets_total'), m('tx_errors_total'), m('tx_dropped_total'), m('tx_overruns_total')]).toEqual([r.tx_ok, r.tx_err, r.tx_drp, r.tx_ovr]);
+    }
+    expect(c.tables?.interfaces?.rows.map((row) => row[0])).toEqual(jcRows.map((r) => r.iface));
+  });
+});

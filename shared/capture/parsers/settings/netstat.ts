@@ -1,7 +1,8 @@
 /**
  * netstat (net-tools): connection listings (`netstat -an`, `-tan`, `-antp`, `-tunlp`, with -e/-o
  * extra columns; the "Active UNIX domain sockets" section is counted, not broken on) and the
- * `netstat -s` counters (Ip:, Icmp:, IcmpMsg:, Tcp:, Udp:, UdpLite:, TcpExt:, IpExt:, MPTcpExt:).
+ * `netstat -s` counters (Ip:, Icmp:, IcmpMsg:, Tcp:, Udp:, UdpLite:, TcpExt:, IpExt:, MPTcpExt:),
+ * and `netstat -i` ("Kernel Interface table": packets, errors, drops and overruns per interface).
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Table } from '../../types';
 import { fields, num } from '../../text';
@@ -12,6 +13,13 @@ const INET_HEAD = /^Proto\s+Recv-Q\s+Send-Q\s+Local\s+Address\s+Foreign\s+Addres
 /** Windows `netstat -an`: "  Proto  Local Address  Foreign Address  State" */
 const WIN_HEAD = /^Proto\s+Local\s+Address\s+Foreign\s+Address\s+State/;
 const UNIX_HEAD = /^Proto\s+RefCnt\s+Flags\s+Type\s+State\s+I-Node/;
+/** netstat -i: "Iface MTU [Met] RX-OK RX-ERR RX-DRP RX-OVR TX-OK TX-ERR TX-DRP TX-OVR Flg" */
+const IFACE_HEAD = /^Iface\s+MTU\s+(?:Met\s+)?RX-OK\s+RX-ERR\s+RX-DRP\s+RX-OVR\s+TX-OK\s+TX-ERR\s+TX-DRP\s+TX-OVR\s+Flg$/;
+/** netstat -i columns → metric names (counts since the interface came up) */
+const IFACE_COLUMNS: Record<string, string> = {
+  'RX-OK': 'rx_packets_total', 'RX-ERR': 'rx_errors_total', 'RX-DRP': 'rx_dropped_total', 'RX-OVR': 'rx_overruns_total',
+  'TX-OK': 'tx_packets_total', 'TX-ERR': 'tx_errors_total', 'TX-DRP': 'tx_dropped_total', 'TX-OVR': 'tx_overruns_total',
+};
 const PROTO = /^(?:tcp|tcp4|tcp6|tcp46|udp|udp4|udp6|udp46|udpl|udpl6|raw|raw6|sctp|sctp6|mptcp|mptcp6)$/;
 const STATES = new Set(['LISTENING', 'SYN_RECEIVED', 'ESTABLISHED', 'SYN_SENT', 'SYN_RECV', 'FIN_WAIT1', 'FIN_WAIT2', 'TIME_WAIT', 'CLOSE', 'CLOSE_WAIT', 'LAST_ACK', 'LISTEN', 'CLOSING', 'UNKNOWN']);
 const SECTION = /^([A-Za-z][A-Za-z0-9]*):\s*$/;
@@ -104,7 +112,8 @@ export const netstat: CaptureParser = {
       if (!line) continue;
       if (n++ > 300) break;
       if (ACTIVE.test(line)) { active++; continue; }
-      if (INET_HEAD.test(line) || UNIX_HEAD.test(line) || WIN_HEAD.test(line)) { inetHead++; continue; }
+      if (INET_HEAD.test(line) || UNIX_HEAD.test(line) || WIN_HEAD.test(line) || IFACE_HEAD.test(line)) { inetHead++; continue; }
+      if (/^Kernel Interface table$/.test(line)) { active++; continue; }
       const s = SECTION.exec(line);
       if (s) { if (SECTIONS.test(s[1]!)) sections++; else other++; continue; }
       const sc = stateCountLine(line);
@@ -128,7 +137,9 @@ export const netstat: CaptureParser = {
     const counter = new SocketCounter();
     const metrics: Metric[] = [];
     const counterRows: (string | number)[][] = [];
-    let mode: 'none' | 'inet' | 'unix' | 'other' | 'stats' = 'none';
+    let mode: 'none' | 'inet' | 'unix' | 'other' | 'stats' | 'iface' = 'none';
+    let ifaceCols: string[] = [];
+    const ifaceRows: (string | number)[][] = [];
     let section = '';
     let subsection = '';
     let unixCount = 0, unixFirst = 0, unixLast = 0;
@@ -158,6 +169,23 @@ export const netstat: CaptureParser = {
         // translated section headings (de: "Aktive Internetverbindungen (Server und stehende Verbindungen)")
         if (mode !== 'stats' && !/^(?:unix|tcp|udp|raw)/i.test(line) && /^[^\d]*\([^)]*\)\s*$|[^\x00-\x7f]/.test(line) && !/\s\d+\s+\d+\s/.test(line)) {
           if (/internet/i.test(line)) mode = 'inet'; else if (/unix/i.test(line)) mode = 'unix';
+          return;
+        }
+        if (/^Kernel Interface table$/.test(line)) { mode = 'iface'; return; }
+        if (IFACE_HEAD.test(line)) { mode = 'iface'; ifaceCols = fields(line); return; }
+        if (mode === 'iface') {
+          const f = fields(line);
+          // "eth0  1400  180762  0  0 0  171799  0  0  0 BMRU": the name, numbers, the flags last
+          if (ifaceCols.length && f.length === ifaceCols.length && f.slice(1, -1).every((x) => /^\d+$/.test(x))) {
+            const iface = f[0]!;
+            ifaceRows.push(f.map((x, i) => (i === 0 || i === f.length - 1 ? x : Number(x))));
+            ifaceCols.forEach((col, i) => {
+              const name = IFACE_COLUMNS[col];
+              if (name) out.metrics.push({ name, value: Number(f[i]), unit: 'count', labels: { iface }, column: col, lines: [lineNo, lineNo] });
+            });
+            return;
+          }
+          bad(lineNo, line);
           return;
         }
         if (INET_HEAD.test(line)) { mode = 'inet'; return; }
@@ -220,6 +248,7 @@ export const netstat: CaptureParser = {
         }
         out.metrics.push(...metrics);
         if (counterRows.length) tables.counters = { title: 'netstat -s counters', columns: ['section', 'counter', 'value'], rows: counterRows };
+        if (ifaceRows.length) tables.interfaces = { title: 'netstat -i', columns: ifaceCols, rows: ifaceRows };
         if (Object.keys(tables).length) out.tables = tables;
         return warnIfEmpty(out, 'netstat sockets or counters');
       },
