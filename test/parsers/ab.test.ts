@@ -160,3 +160,21 @@ describe('ab parser', () => {
     expect(val(c, 'connection_time_max_seconds', { phase: 'total' })).toBe(0.002);
   });
 });
+
+describe('ab -w (issue 11)', () => {
+  it('reads the HTML tables: the same figures as the cells say', () => {
+    const html = readFileSync(path.join(__dirname, '../fixtures/captures/ab/w-html.txt'), 'utf8');
+    const cell = (label: string) => Number(new RegExp(`${label}</th><td[^>]*>([\\d.]+)`).exec(html)![1]);
+    const c = parseText(html);
+    expect(c.kind).toBe('ab');
+    expect(c.warnings).toEqual([]);
+    const m = (name: string, phase?: string) => c.metrics.find((x) => x.name === name && x.labels?.phase === phase)?.value;
+    expect(m('requests_per_second')).toBe(cell('Requests per second:'));
+    expect(m('requests_total')).toBe(cell('Complete requests:'));
+    expect(m('requests_failed_total')).toBe(cell('Failed requests:'));
+    expect(m('duration_seconds')).toBe(cell('Time taken for tests:'));
+    const total = /Total:<\/th><td[^>]*>\s*(\d+)<\/td><td[^>]*>\s*(\d+)<\/td><td[^>]*>\s*(\d+)/.exec(html)!;
+    expect([m('connection_time_min_seconds', 'total'), m('connection_time_mean_seconds', 'total'), m('connection_time_max_seconds', 'total')])
+      .toEqual([Number(total[1]) / 1000, Number(total[2]) / 1000, Number(total[3]) / 1000]);
+  });
+});

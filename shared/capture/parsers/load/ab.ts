@@ -15,12 +15,20 @@ const GNUPLOT_HEADER = /^starttime\tseconds\tctime\tdtime\tttime\twait\s*$/;
 const PERC_TITLE = /^Percentage of the requests served within a certain time/;
 const STD_PERCS = new Set([50, 66, 75, 80, 90, 95, 98, 99]);
 
+/** A line of `ab -w` (its results as HTML tables): the tags become spaces, entities their characters. */
+const HTML_LINE = /<\/?(?:p|br|table|tr|th|td|i)\b[^>]*>/i;
+export function htmlLineText(line: string): string {
+  return line.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ').trim().replace(/^(\S[^:]*:) /, '$1    ');
+}
+
 function detect(head: readonly string[]): number {
   let score = 0;
   const n = Math.min(head.length, 400);
   for (let i = 0; i < n; i++) {
     const l = head[i]!;
     if (l.startsWith('This is ApacheBench, Version')) return 0.99;
+    if (/^\s*This is ApacheBench, Version \S+ <i>/.test(l)) return 0.99; // ab -w
     if (PERC_TITLE.test(l)) score = Math.max(score, 0.95);
     if (i < 5 && CSV_HEADER.test(l)) return 0.95;
     if (i < 5 && GNUPLOT_HEADER.test(l)) return 0.95;
@@ -307,6 +315,11 @@ function open(): LineSink {
       }
       if (mode === 'csv') csvLine(text, lineNo);
       else if (mode === 'gnuplot') gnuplotLine(text, lineNo);
+      else if (HTML_LINE.test(text)) {
+        const t = htmlLineText(text);
+        // the column heads of -w's connection table ("min avg max") say nothing the rows do not
+        if (t && !/^min avg max$/.test(t)) textLine(t, lineNo);
+      }
       else textLine(text, lineNo);
     },
     end(): ParseOutput {
