@@ -1,7 +1,9 @@
 /** Small text helpers shared by every parser. Pure, allocation-light, never throw. */
 
-// CSI / OSC / single-char escape sequences as terminals and `script` logs leave them.
-const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+// CSI / OSC / single-char escape sequences as terminals and `script` logs leave them, and the
+// charset (ESC ( B), keypad (ESC =, ESC >) and cursor save/restore (ESC 7, ESC 8) ones of full-screen
+// programs such as an interactive top.
+const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_]|[()*+][ -~]|[=>78])/g;
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 
 const HAS_CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;

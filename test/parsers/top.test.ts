@@ -239,3 +239,15 @@ describe('top parser', () => {
     expect(parseText('Tasks: 1 total\nhello\n').kind).not.toBe('top');
   });
 });
+
+describe('top run interactively, as script(1) records it (issue 11)', () => {
+  it('reads through colour, charset and keypad escapes and CRLF: the first frame whole, the summary of each', () => {
+    const c = parseText(read('top-interactive-script.txt'));
+    expect(c.kind).toBe('top');
+    expect(c.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(series(c, 'load_1m')?.values.length).toBeGreaterThanOrEqual(1);
+    expect(series(c, 'tasks_total')?.values[0]).toBeGreaterThan(0);
+    // no escape left over in anything it says ("(B" was ESC ( B, the charset designation)
+    expect(c.warnings.join('\n')).not.toMatch(/\(B|\x1b/);
+  });
+});
