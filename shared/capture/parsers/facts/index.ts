@@ -7,8 +7,10 @@ import { fdiskParser } from './fdisk';
 import { tune2fsParser } from './tune2fs';
 import { unameParser } from './uname';
 import { osReleaseParser } from './osRelease';
+import { lsblkParser } from './lsblk';
+import { uptimeParser } from './uptime';
 
 export const group: ParserGroup = {
-  parsers: [lscpuParser, procCpuinfoParser, freeParser, procMeminfoParser, fdiskParser, tune2fsParser, unameParser, osReleaseParser],
+  parsers: [lscpuParser, procCpuinfoParser, freeParser, procMeminfoParser, fdiskParser, tune2fsParser, unameParser, osReleaseParser, lsblkParser, uptimeParser],
   rules: [],
 };
