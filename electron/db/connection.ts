@@ -7,7 +7,7 @@ import { accessSync, constants, existsSync, mkdirSync, openSync, readSync, close
 import path from 'node:path';
 import { TunebookError } from '../../shared/api';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations/index';
-import { isDiskFull } from './diskFull';
+import { isDiskFull, isReadOnlyError } from './diskFull';
 
 export type Db = Database.Database;
 
@@ -135,8 +135,8 @@ function readOnlyRefusal(abs: string): TunebookError {
 
 /** A failure to open or write that comes from the file or its folder being read-only (a read-only mount, no write permission). */
 function isReadOnly(e: unknown, abs: string): boolean {
+  if (isReadOnlyError(e)) return true;
   const code = String((e as { code?: unknown } | null)?.code ?? '');
-  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') return true;
   if (code !== 'SQLITE_CANTOPEN' && code !== 'EACCES' && code !== 'EPERM') return false;
   try {
     accessSync(path.dirname(abs), constants.W_OK);

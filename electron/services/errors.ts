@@ -1,6 +1,6 @@
 /** The store's and the exports' failures in words a user can act on (errors cross boundaries in shared/envelope.ts). */
 import { TunebookError } from '../../shared/api';
-import { isDiskFull } from '../db/diskFull';
+import { isDiskFull, isReadOnlyError } from '../db/diskFull';
 
 /**
  * A failure while storing `what` into the notebook, said plainly: a full disk, a read-only file or
@@ -20,7 +20,7 @@ export function storeError(e: unknown, what: string): TunebookError {
   if (isDiskFull(e)) {
     return new TunebookError('refused', `The disk is full: ${what} was not stored and the notebook is unchanged. Free some space and try again.`);
   }
-  if (code === 'EROFS' || code.startsWith('SQLITE_READONLY') || /readonly|read-only/i.test(detail)) {
+  if (isReadOnlyError(e) || /readonly|read-only/i.test(detail)) {
     return new TunebookError('refused', `The notebook cannot be written (read-only): ${what} was not stored.`);
   }
   if (code === 'ENOENT') return new TunebookError('not-found', `${what} does not exist (it may have been moved or deleted).`);

@@ -17,7 +17,7 @@ const STD_PERCS = new Set([50, 66, 75, 80, 90, 95, 98, 99]);
 
 /** A line of `ab -w` (its results as HTML tables): the tags become spaces, entities their characters. */
 const HTML_LINE = /<\/?(?:p|br|table|tr|th|td|i)\b[^>]*>/i;
-export function htmlLineText(line: string): string {
+function htmlLineText(line: string): string {
   return line.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ').trim().replace(/^(\S[^:]*:) /, '$1    ');
 }
