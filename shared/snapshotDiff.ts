@@ -70,7 +70,7 @@ export function compareSnapshots(before: readonly SnapshotEntry[], after: readon
     ok: true,
     scope,
     kind: a.capture.kind,
-    changes: diffSettings(b.capture.settings, a.capture.settings, scope),
+    changes: diffSettings(b.capture.settings, a.capture.settings, scope, a.capture.kind),
     beforeName: b.name,
     afterName: a.name,
   };

@@ -5,11 +5,16 @@
  * was thinned to its point budget (values[j] is sample j × stride; the summary figures stay exact).
  */
 import { summarizeSeries } from './series';
-import type { ParsedCapture, SeriesSummary, Series, Table } from './types';
+import { runSummary, type RunSummary } from './context';
+import type { CaptureContext, CaptureRun, ParsedCapture, SeriesSummary, Series, Table } from './types';
 
 export interface CaptureJsonOptions { series?: boolean; tables?: boolean }
 
-export type SeriesJson = SeriesSummary & { values?: (number | null)[]; times?: (number | null)[]; stride?: number };
+export type SeriesJson = SeriesSummary & {
+  values?: (number | null)[]; times?: (number | null)[]; stride?: number;
+  /** count/min/mean/max of the points within the benchmark's run (context.run), when the series has times */
+  run?: RunSummary;
+};
 
 export interface CaptureJson {
   file?: string;
@@ -26,12 +31,16 @@ export interface CaptureJson {
   warnings: string[];
   /** set only on an entry that was not read (a dangling link, a pipe in a folder …): why, in a sentence */
   skipped?: string;
+  /** what the capture's surroundings told (a capture kit's manifest): its command, when it ran, the benchmark's run */
+  context?: CaptureContext;
 }
 
 const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null);
 
-function seriesJson(s: Series, withPoints: boolean): SeriesJson {
+function seriesJson(s: Series, withPoints: boolean, run: CaptureRun | undefined): SeriesJson {
   const out: SeriesJson = summarizeSeries(s);
+  const during = run ? runSummary(s, run) : undefined;
+  if (during) out.run = during;
   if (withPoints) {
     out.values = s.values.map(finiteOrNull);
     if (s.times) out.times = s.times;
@@ -48,12 +57,13 @@ export function toCaptureJson(c: ParsedCapture, opts: CaptureJsonOptions = {}): 
     ...(c.command !== undefined ? { command: c.command } : {}),
     ...(c.toolVersion !== undefined ? { toolVersion: c.toolVersion } : {}),
     metrics: c.metrics.filter((m) => Number.isFinite(m.value)),
-    series: c.series.map((s) => seriesJson(s, opts.series === true)),
+    series: c.series.map((s) => seriesJson(s, opts.series === true, c.context?.run)),
     facts: c.facts,
     settings: c.settings,
     findings: c.findings,
     warnings: c.warnings,
   };
   if (opts.tables && c.tables) out.tables = c.tables;
+  if (c.context) out.context = c.context;
   return out;
 }

@@ -2,8 +2,8 @@
  * The capture registry: detects a capture's kind from its content, streams its lines through the
  * chosen parser, and applies the finding rules. Pure TypeScript: runs in Node, a worker, or a page.
  */
-import type { CaptureParser, Finding, FindingRule, LineSink, ParseOutput, ParsedCapture } from './types';
-import { cleanLine } from './text';
+import type { CaptureContext, CaptureParser, Finding, FindingRule, LineSink, ParseOutput, ParsedCapture } from './types';
+import { cleanLine, commandParts } from './text';
 import { keepFiniteNumbers } from './safe';
 import { group as load } from './parsers/load/index';
 import { group as fio } from './parsers/fio/index';
@@ -12,6 +12,7 @@ import { group as sysstat } from './parsers/sysstat/index';
 import { group as trace } from './parsers/trace/index';
 import { group as settings } from './parsers/settings/index';
 import { bareValue } from './bareValue';
+import { alignSeries } from './context';
 
 const GROUPS = [load, fio, facts, sysstat, trace, settings];
 
@@ -62,6 +63,26 @@ export const MIN_CONFIDENCE = 0.3;
 
 export interface Detection { kind: string; confidence: number }
 
+/**
+ * The parser of a command's output, by the commands parsers declare (CaptureParser.commands): of
+ * those naming the program, the first whose argument pattern matches, else the first without one.
+ * Undefined when no parser reads that program's output.
+ */
+export function parserForCommand(cmd: string): CaptureParser | undefined {
+  const { program, args } = commandParts(cmd);
+  if (!program) return undefined;
+  const rest = args.join(' ');
+  let fallback: CaptureParser | undefined;
+  for (const p of PARSERS) {
+    for (const c of p.commands ?? []) {
+      if (c.program !== program) continue;
+      if (!c.args) fallback ??= p;
+      else if (c.args.test(rest)) return p;
+    }
+  }
+  return fallback;
+}
+
 export function parserById(kind: string): CaptureParser | undefined {
   return PARSERS.find((p) => p.id === kind);
 }
@@ -100,6 +121,14 @@ export interface ParseOptions {
   /** force a parser instead of detecting one */
   kind?: string;
   file?: string;
+  /**
+   * What the capture's surroundings tell (a capture kit's manifest; shared/capture/context.ts). Its
+   * command's parser (parserForCommand) reads the capture without detection and is told the command
+   * as if it led the text after a shell prompt (free -m → MiB); with a `kind` as well, that parser
+   * is told it; a command no parser reads leaves detection to the content. A start time puts the
+   * series on the clock (alignSeries). The context comes back on the parsed capture.
+   */
+  context?: CaptureContext;
 }
 
 /**
@@ -126,6 +155,9 @@ export class CaptureStream {
       const p = opts.kind === 'text' ? TEXT_PARSER : parserById(opts.kind);
       if (!p) throw new Error(`unknown capture kind "${opts.kind}" (known: ${['text', ...PARSERS.map((x) => x.id)].join(', ')})`);
       this.start(p, 1);
+    } else if (opts.context?.command) {
+      const p = parserForCommand(opts.context.command);
+      if (p) this.start(p, 1);
     }
   }
 
@@ -134,6 +166,10 @@ export class CaptureStream {
     this.confidence = confidence;
     try { this.sink = p.open(); } catch (e) { this.sink = TEXT_PARSER.open(); this.extraWarnings.push(`parser ${p.id} failed to start: ${String(e)}`); }
     this.spans = typeof this.sink.span === 'function';
+    const command = this.opts.context?.command;
+    if (command && this.sink.setCommand) {
+      try { this.sink.setCommand(command); } catch (e) { this.warn(`parser ${p.id} could not read the command line: ${String(e)}`); }
+    }
   }
 
   /** One line. `clean`: known to hold no control character (its chunk had none), so cleanLine is skipped. */
@@ -275,6 +311,11 @@ export class CaptureStream {
     const dropped = this.droppedWarnings + Math.max(0, out.warnings.length - MAX_WARNINGS);
     if (dropped) warnings.push(`${dropped} more warnings not shown`);
     if (this.cut) warnings.push(`${this.cut} overlong lines were cut at ${MAX_LINE} characters`);
+    const ctx = this.opts.context;
+    if (ctx) {
+      if (out.command === undefined && ctx.command && this.parser !== TEXT_PARSER) out.command = ctx.command;
+      try { alignSeries(out.series, ctx); } catch (e) { this.warn(`could not put the series on the capture's clock: ${String(e)}`); }
+    }
     const parsed: ParsedCapture = {
       ...(this.opts.file !== undefined ? { file: this.opts.file } : {}),
       kind: this.parser!.id,
@@ -282,6 +323,7 @@ export class CaptureStream {
       ...out,
       warnings,
       findings: [],
+      ...(ctx ? { context: ctx } : {}),
     };
     return parsed;
   }

@@ -32,18 +32,26 @@ export function promptCommand(line: string, tools?: readonly string[]): string |
   return tools.includes(commandWord(cmd)) ? cmd : undefined;
 }
 
-/** The program name of a command line, skipping sudo/env/time/nice/watch/timeout prefixes and paths. */
-export function commandWord(cmd: string): string {
+/**
+ * A command line's program (base name) and its arguments, skipping sudo/env/time/nice/watch/timeout
+ * prefixes, their options and VAR=value assignments: `sudo LC_ALL=C /usr/bin/iostat -x 1` →
+ * { program: 'iostat', args: ['-x', '1'] }. The program is '' when there is none.
+ */
+export function commandParts(cmd: string): { program: string; args: string[] } {
   const words = cmd.trim().split(/\s+/);
   let i = 0;
   while (i < words.length) {
     const w = words[i]!;
     if (/^(sudo|env|time|nice|nohup|stdbuf|taskset|numactl|exec|command)$/.test(w) || /^-/.test(w) || /^\w+=/.test(w)) { i++; continue; }
     if (w === 'watch' || w === 'timeout') { i++; while (i < words.length && (/^-/.test(words[i]!) || /^\d+(\.\d+)?[smh]?$/.test(words[i]!))) i++; continue; }
-    const base = w.split('/').pop() ?? w;
-    return base;
+    return { program: w.split('/').pop() ?? w, args: words.slice(i + 1) };
   }
-  return '';
+  return { program: '', args: [] };
+}
+
+/** The program name of a command line (commandParts). */
+export function commandWord(cmd: string): string {
+  return commandParts(cmd).program;
 }
 
 /** Split a line on runs of spaces/tabs, dropping empty leading/trailing fields. */

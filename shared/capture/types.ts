@@ -121,11 +121,35 @@ export interface Table {
   title?: string;
 }
 
+/** The benchmark a monitor was recorded around (a capture kit's COMMAND): shared/capture/context.ts. */
+export interface CaptureRun {
+  /** the benchmark's command line */
+  command: string;
+  /** epoch ms */
+  started: number;
+  ended: number;
+}
+
+/** What a capture's surroundings say about it (a capture kit's manifest): shared/capture/context.ts. */
+export interface CaptureContext {
+  /** the command line that printed the capture */
+  command?: string;
+  /** when that command started and ended, epoch ms */
+  started?: number;
+  ended?: number;
+  /** the benchmark the capture was recorded around (a monitor's), when there was one */
+  run?: CaptureRun;
+  /** where this was told, e.g. "capture kit manifest (tunebook-kit 1)" */
+  source?: string;
+}
+
 export interface ParsedCapture extends ParseOutput {
   file?: string;
   kind: string;
   confidence: number;
   findings: Finding[];
+  /** what its surroundings told (CaptureStream's `context`), when anything did */
+  context?: CaptureContext;
 }
 
 /**
@@ -144,7 +168,25 @@ export interface LineSink {
    * with the cleaned text instead, so a sink handles here only the lines it reads most (data rows).
    */
   span?(chunk: string, start: number, end: number, lineNo: number): boolean;
+  /**
+   * Optional: the command line the capture came from, told from outside the text (a capture kit's
+   * manifest), before any line — read as the sink reads a shell prompt + command at the top (free -m
+   * → MiB, vmstat -S M). A sink without it still gets the command into `ParseOutput.command`.
+   */
+  setCommand?(cmd: string): void;
   end(): ParseOutput;
+}
+
+/**
+ * A command a parser reads the output of, as data (as jc's magic commands): the program (its base
+ * name, after sudo/env/time/watch prefixes) and, when one program has several output formats read
+ * by different parsers (`strace -c` and `strace -f`, `sadf -d` and `sadf -j`, `cat /proc/…`), a
+ * pattern its arguments must match.
+ */
+export interface CommandMatch {
+  program: string;
+  /** tested on the arguments after the program (joined by single spaces) */
+  args?: RegExp;
 }
 
 export interface CaptureParser {
@@ -159,6 +201,8 @@ export interface CaptureParser {
   detect(head: readonly string[]): number;
   /** a fresh sink for one capture */
   open(): LineSink;
+  /** the commands whose output this parser reads (registry.parserForCommand) */
+  commands?: readonly CommandMatch[];
 }
 
 /** Context handed to finding rules: the capture and the other captures of the same experiment. */

@@ -52,6 +52,12 @@ export abstract class FactsSink implements LineSink {
     this.read(text, lineNo);
   }
 
+  /** The command line, told from outside the text (CaptureStream's `command`): as a prompt line at the top. */
+  setCommand(cmd: string): void {
+    this.command = cmd;
+    this.onCommand(cmd);
+  }
+
   protected onCommand(_cmd: string): void { /* optional */ }
 
   protected abstract read(text: string, lineNo: number): void;

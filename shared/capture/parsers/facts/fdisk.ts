@@ -88,6 +88,7 @@ class FdiskSink extends FactsSink {
 export const fdiskParser: CaptureParser = {
   id: 'fdisk',
   title: 'fdisk -l',
+  commands: [{ program: 'fdisk' }],
   detect(head) {
     let disk = false, sector = false;
     const n = Math.min(head.length, 300);

@@ -177,6 +177,7 @@ class FreeSink extends FactsSink {
 export const freeParser: CaptureParser = {
   id: 'free',
   title: 'free (procps)',
+  commands: [{ program: 'free' }],
   detect(head) {
     let header = false, mem = false, swap = false;
     const n = Math.min(head.length, 100);

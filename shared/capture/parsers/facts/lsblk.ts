@@ -186,6 +186,7 @@ class LsblkSink extends FactsSink {
 export const lsblkParser: CaptureParser = {
   id: 'lsblk',
   title: 'lsblk',
+  commands: [{ program: 'lsblk' }],
   detect(head) {
     const n = Math.min(head.length, 50);
     let header = false;

@@ -79,6 +79,7 @@ class OsReleaseSink extends FactsSink {
 export const osReleaseParser: CaptureParser = {
   id: 'os-release',
   title: 'os-release / redhat-release / lsb_release',
+  commands: [{ program: 'cat', args: /os-release\b/ }],
   detect(head) {
     let keys = 0;
     let lsb = false;

@@ -76,6 +76,7 @@ class CpuinfoSink extends FactsSink {
 export const procCpuinfoParser: CaptureParser = {
   id: 'proc-cpuinfo',
   title: '/proc/cpuinfo',
+  commands: [{ program: 'cat', args: /\/proc\/cpuinfo\b/ }],
   detect(head) {
     let proc = false, other = 0;
     const n = Math.min(head.length, 400);

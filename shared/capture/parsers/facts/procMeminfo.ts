@@ -44,6 +44,7 @@ class MeminfoSink extends FactsSink {
 export const procMeminfoParser: CaptureParser = {
   id: 'proc-meminfo',
   title: '/proc/meminfo',
+  commands: [{ program: 'cat', args: /\/proc\/meminfo\b/ }],
   detect(head) {
     let hits = 0;
     const n = Math.min(head.length, 100);

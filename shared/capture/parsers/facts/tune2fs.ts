@@ -58,6 +58,7 @@ class Tune2fsSink extends FactsSink {
 export const tune2fsParser: CaptureParser = {
   id: 'tune2fs',
   title: 'tune2fs -l',
+  commands: [{ program: 'tune2fs' }],
   detect(head) {
     let magic = false, block = false, other = 0;
     const n = Math.min(head.length, 100);

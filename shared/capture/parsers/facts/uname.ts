@@ -43,6 +43,7 @@ class UnameSink extends FactsSink {
 export const unameParser: CaptureParser = {
   id: 'uname',
   title: 'uname',
+  commands: [{ program: 'uname' }],
   detect(head) {
     const lines = head.filter((l) => l.trim() !== '');
     const cmd = headHasCommand(head, ['uname']);

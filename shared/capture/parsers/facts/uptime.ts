@@ -86,6 +86,7 @@ class UptimeSink extends FactsSink {
 export const uptimeParser: CaptureParser = {
   id: 'uptime',
   title: 'uptime',
+  commands: [{ program: 'uptime' }],
   detect(head) {
     const n = Math.min(head.length, 20);
     let nClassic = 0, pretty = 0, other = 0;

@@ -162,7 +162,8 @@ class FioSink implements LineSink {
     if (this.cur) { this.jobLine(l, t, lineNo); return; }
   }
 
-  private setCommand(c: string): void {
+  /** The command line (a prompt line, or told by a capture kit's manifest): its options are the job's settings. */
+  setCommand(c: string): void {
     this.command = c;
     for (const [k, v] of commandOptions(c)) {
       const key = k === 'readwrite' ? 'rw' : k === 'blocksize' ? 'bs' : k;
@@ -496,6 +497,7 @@ class FioSink implements LineSink {
 export const fioParser: CaptureParser = {
   id: 'fio',
   title: 'fio (normal, json, json+, terse)',
+  commands: [{ program: 'fio' }],
   detect,
   open: () => new FioSink(),
 };

@@ -53,6 +53,7 @@ function isPhpInfoStart(line: string): boolean {
 export const ini: CaptureParser = {
   id: 'ini',
   title: 'INI configuration (php.ini, opcache.ini, php-fpm, my.cnf) and php -i',
+  commands: [{ program: 'cat', args: /\.(?:ini|cnf)(?:\s|$)/ }],
   detect(head) {
     let sections = 0, kv = 0, sysctlKv = 0, phpKv = 0, lowerKv = 0, spacedKv = 0, bare = 0, other = 0, phpinfo = 0, arrows = 0, directives = 0, n = 0;
     for (const raw of head) {

@@ -105,6 +105,7 @@ function localPort(addr: string): string {
 export const netstat: CaptureParser = {
   id: 'netstat',
   title: 'netstat (connections, -s counters)',
+  commands: [{ program: 'netstat' }],
   detect(head) {
     let active = 0, inetHead = 0, sections = 0, counters = 0, rows = 0, stateCounts = 0, other = 0, n = 0;
     for (const raw of head) {

@@ -41,6 +41,7 @@ function isNumber(s: string | undefined): boolean { return s !== undefined && /^
 export const ss: CaptureParser = {
   id: 'ss',
   title: 'ss (socket statistics)',
+  commands: [{ program: 'ss' }],
   detect(head) {
     let header = 0, rows = 0, summary = 0, other = 0, ssCounts = 0, cmd = false, n = 0;
     for (const raw of head) {

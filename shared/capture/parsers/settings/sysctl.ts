@@ -18,6 +18,24 @@ const KV_COLON = /^((?:kern|vm|hw|net|machdep|security|vfs|debug|dev|user|compat
 /** `grep -r . /proc/sys/net/ipv4/`: "/proc/sys/net/ipv4/tcp_tw_reuse:2" */
 const KV_PROC = /^(\/proc\/sys\/[\w.\-/]+):(.*)$/;
 
+/**
+ * Keys of `sysctl -a` that are the kernel's running state, not settings: counters and ids that
+ * differ between any two snapshots (fs.file-nr, kernel.ns_last_pid, kernel.random.uuid …, found by
+ * diffing two `sysctl -a` taken seconds apart). They stay in the capture; a diff of two snapshots
+ * leaves them out, so the config changes it proposes are only the settings someone changed.
+ */
+const STATE_KEYS = new Set([
+  'fs.dentry-state', 'fs.file-nr', 'fs.inode-nr', 'fs.inode-state', 'fs.aio-nr', 'kernel.ns_last_pid', 'kernel.pty.nr',
+  'kernel.random.uuid', 'kernel.random.boot_id', 'kernel.random.entropy_avail', 'net.netfilter.nf_conntrack_count',
+  'fs.quota.allocated_dquots', 'fs.quota.cache_hits', 'fs.quota.drops', 'fs.quota.free_dquots', 'fs.quota.lookups',
+  'fs.quota.reads', 'fs.quota.syncs', 'fs.quota.writes', 'dev.cdrom.info',
+]);
+
+/** Whether a sysctl key is the kernel's running state (a counter, an id) rather than a setting. */
+export function isSysctlState(key: string): boolean {
+  return STATE_KEYS.has(key) || key.startsWith('fs.binfmt_misc.');
+}
+
 /** Well-known numeric keys also given as metrics. */
 const METRIC_KEYS: Record<string, { name: string; unit: string }> = {
   'net.core.somaxconn': { name: 'net_core_somaxconn', unit: 'count' },
@@ -81,6 +99,7 @@ function valuesOnlyKeys(cmd: string): string[] | undefined {
 export const sysctl: CaptureParser = {
   id: 'sysctl',
   title: 'sysctl (-a, keys, -w/-p echoes, sysctl.conf, /proc/sys)',
+  commands: [{ program: 'sysctl' }, { program: 'cat', args: /sysctl[^\s]*\.conf\b/ }],
   detect(head) {
     let kv = 0, kernelKv = 0, other = 0, errs = 0, cmd = false, valuesOnly = false, total = 0;
     for (const raw of head) {

@@ -118,6 +118,7 @@ function ulimitCommand(line: string): string | undefined {
 export const ulimit: CaptureParser = {
   id: 'ulimit',
   title: 'ulimit -a / /proc/<pid>/limits',
+  commands: [{ program: 'ulimit' }, { program: 'cat', args: /\/proc\/\S+\/limits\b/ }],
   detect(head) {
     let bash = 0, zsh = 0, plain = 0, proc = 0, other = 0, n = 0;
     let single: { key: string } | undefined;

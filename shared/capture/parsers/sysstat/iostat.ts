@@ -471,6 +471,7 @@ const SIGNATURES = [/^Device:?\s+(?:rrqm\/s|r\/s|tps)\s/, /^avg-cpu:\s+%user/, /
 export const iostat: CaptureParser = {
   id: 'iostat',
   title: 'iostat (sysstat)',
+  commands: [{ program: 'iostat' }],
   detect(head) {
     let score = 0;
     let banner = false;

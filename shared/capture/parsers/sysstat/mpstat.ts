@@ -29,6 +29,7 @@ const HEADER = /^\S+(?:\s+[AP]M)?\s+(?:CPU|NODE)\s+(?:%usr|%user|intr\/s)(?:\s|$
 export const mpstat: CaptureParser = {
   id: 'mpstat',
   title: 'mpstat (sysstat)',
+  commands: [{ program: 'mpstat' }],
   detect(head) {
     let score = 0;
     for (const l of head) {

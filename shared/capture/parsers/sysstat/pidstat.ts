@@ -41,6 +41,7 @@ const HEADER = /^(?:#\s+Time\s+|\S+(?:\s+[AP]M)?\s+)(?:UID|USER)?\s*(?:PID|TGID)
 export const pidstat: CaptureParser = {
   id: 'pidstat',
   title: 'pidstat (sysstat)',
+  commands: [{ program: 'pidstat' }],
   detect(head) {
     for (const l of head) {
       const t = l.trim();

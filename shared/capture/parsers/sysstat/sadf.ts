@@ -210,6 +210,7 @@ class SadfCsvSink implements LineSink {
 export const sadfCsv: CaptureParser = {
   id: 'sadf-csv',
   title: 'sadf -d (sysstat, semicolon-separated)',
+  commands: [{ program: 'sadf', args: /(?:^|\s)-[a-zA-Z]*d/ }],
   detect(head) {
     for (let i = 0; i < head.length && i < 50; i++) {
       const t = head[i]!.trim();
@@ -442,6 +443,7 @@ function depthOf(t: string): number {
 export const sadfJson: CaptureParser = {
   id: 'sadf-json',
   title: 'sadf -j (sysstat JSON)',
+  commands: [{ program: 'sadf', args: /(?:^|\s)-[a-zA-Z]*j/ }],
   detect(head) {
     for (let i = 0; i < head.length && i < 20; i++) {
       const t = head[i]!.trim();

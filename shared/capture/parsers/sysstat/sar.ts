@@ -115,6 +115,7 @@ const KEY_LAST_END = /\s(?:DEV|IFACE)$/;
 export const sar: CaptureParser = {
   id: 'sar',
   title: 'sar (sysstat)',
+  commands: [{ program: 'sar' }],
   detect(head) {
     let score = 0;
     for (const l of head) {

@@ -89,6 +89,14 @@ class VmstatSink implements LineSink {
   /** the line span() tried as a data row and left to line() (not tried again there) */
   private spanMiss = 0;
 
+  /** The command line (a prompt line at the top, or told by the capture kit's manifest): -S units, -y. */
+  setCommand(cmd: string): void {
+    this.out.command = cmd;
+    this.memMult = unitFromCommand(cmd);
+    this.memUnitKnown = true;
+    this.skipFirst = hasFlag(cmd, 'y', '--no-first');
+  }
+
   span(chunk: string, start: number, end: number, lineNo: number): boolean {
     const L = this.layout;
     if (L === null || this.diskMode) return false;
@@ -189,12 +197,7 @@ class VmstatSink implements LineSink {
     }
     const cmd = commandLine(t, 'vmstat');
     if (cmd) {
-      if (this.out.command === undefined) {
-        this.out.command = cmd;
-        this.memMult = unitFromCommand(cmd);
-        this.memUnitKnown = true;
-        this.skipFirst = hasFlag(cmd, 'y', '--no-first');
-      }
+      if (this.out.command === undefined) this.setCommand(cmd);
       return;
     }
     const ver = versionLine(t);
@@ -301,6 +304,7 @@ class VmstatSink implements LineSink {
 export const vmstat: CaptureParser = {
   id: 'vmstat',
   title: 'vmstat (procps)',
+  commands: [{ program: 'vmstat' }],
   detect(head) {
     let score = 0;
     for (let i = 0; i < head.length; i++) {

@@ -155,6 +155,7 @@ function frameName(sym: string, dso: string | undefined): string {
 export const perfScriptParser: CaptureParser = {
   id: 'perf-script',
   title: 'perf script (stacks)',
+  commands: [{ program: 'perf', args: /^(?:-\S+\s+)*script\b/ }],
   detect,
   open: () => new PerfScriptSink(),
 };

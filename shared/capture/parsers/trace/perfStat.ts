@@ -414,6 +414,7 @@ function derivedMetric(unitText: string, v: number): { name: string; value: numb
 export const perfStatParser: CaptureParser = {
   id: 'perf-stat',
   title: 'perf stat',
+  commands: [{ program: 'perf', args: /^(?:-\S+\s+)*stat\b/ }],
   detect,
   open: () => new PerfStatSink(),
 };

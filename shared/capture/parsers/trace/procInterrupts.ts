@@ -170,6 +170,7 @@ function labelsOf(r: IrqRow): Record<string, string> {
 export const procInterruptsParser: CaptureParser = {
   id: 'proc-interrupts',
   title: '/proc/interrupts',
+  commands: [{ program: 'cat', args: /\/proc\/interrupts\b/ }],
   detect,
   open: () => new InterruptsSink(),
 };

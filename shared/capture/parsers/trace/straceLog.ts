@@ -242,6 +242,7 @@ function round9(x: number): number {
 export const straceLogParser: CaptureParser = {
   id: 'strace-log',
   title: 'strace log (-f -tt -T)',
+  commands: [{ program: 'strace' }],
   detect,
   open: () => new StraceLogSink(),
 };

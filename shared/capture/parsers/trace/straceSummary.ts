@@ -141,6 +141,7 @@ export class StraceSummarySink implements LineSink {
 export const straceSummaryParser: CaptureParser = {
   id: 'strace-summary',
   title: 'strace -c (syscall summary)',
+  commands: [{ program: 'strace', args: /(?:^|\s)(?:-[a-zA-Z]*[cC][a-zA-Z]*|--summary-only|--summary(?:-wall-clock)?)(?:\s|=|$)/ }],
   detect,
   open: () => new StraceSummarySink(),
 };

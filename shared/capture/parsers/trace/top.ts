@@ -456,6 +456,7 @@ function uptimeSeconds(s: string): number {
 export const topParser: CaptureParser = {
   id: 'top',
   title: 'top -b (procps)',
+  commands: [{ program: 'top' }],
   detect,
   open: () => new TopSink(),
 };
