@@ -25,7 +25,7 @@ import { LineBreakCounter, LineSplitter, lastLineEnd, safeCut } from '../../shar
 import { CAPTURE_ENGINE_VERSION, CaptureStream, findingsOf, hasRules } from '../../shared/capture/registry';
 import { captureDecoder } from '../../shared/capture/decode';
 import { cleanLine } from '../../shared/capture/text';
-import type { Labels, LineRange, ParsedCapture, Series, SeriesStats, Table } from '../../shared/capture/types';
+import type { CaptureContext, Labels, LineRange, ParsedCapture, Series, SeriesStats, Table } from '../../shared/capture/types';
 import { minMaxDownsample } from '../../shared/downsample';
 import { captureSearchText } from '../../shared/evidence';
 import type { CaptureLines, CaptureMatches, ImportedCapture, SeriesPoints } from '../../shared/model';
@@ -69,6 +69,8 @@ export interface StagedCapture {
 
 export interface StageOptions {
   kind?: string;
+  /** what the capture's surroundings tell (a capture kit's manifest): kept with its parse, used by every re-parse */
+  context?: CaptureContext;
   /** folder for the staging file (outside the notebook) */
   stagingDir: string;
   signal?: AbortSignal;
@@ -128,7 +130,7 @@ export async function stageCapture(file: string, name: string, opts: StageOption
   const stager = new Worker(STAGER_SOURCE, { eval: true, workerData: { fd, level: LEVEL }, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 64 } });
   let stagerDone = false;
   try {
-    const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), file: name });
+    const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), ...(opts.context ? { context: opts.context } : {}), file: name });
     const decoder = captureDecoder();
     const counter = new LineBreakCounter();
     const chunks: StagedChunk[] = [];
@@ -363,6 +365,8 @@ export function refreshFindings(db: Db, experimentId: number, inMemory?: { captu
 export interface LinkOptions {
   /** runs inside the transaction after the link is made (e.g. accept the headline result) */
   afterLink?: (captureId: number) => void;
+  /** the note of a new link (what a capture kit's manifest says of the file) */
+  note?: string;
 }
 
 /**
@@ -373,7 +377,11 @@ function linkInTransaction(db: Db, captureId: number, experimentId: number, name
   opts: LinkOptions, inMemory?: ParsedCapture): ImportedCapture {
   let link = cq.linkByPair(db, experimentId, captureId);
   const alreadyLinked = link !== undefined && link.deletedAt === null;
-  if (!link) link = cq.getLink(db, cq.insertLink(db, experimentId, captureId, name))!;
+  if (!link) {
+    const linkId = cq.insertLink(db, experimentId, captureId, name);
+    if (opts.note) cq.updateLink(db, linkId, { name, note: opts.note });
+    link = cq.getLink(db, linkId)!;
+  }
   else if (link.deletedAt !== null) cq.setLinkDeleted(db, link.linkId, false);
   refreshFindings(db, experimentId, inMemory ? { captureId, parsed: inMemory } : undefined);
   opts.afterLink?.(captureId);
@@ -568,7 +576,9 @@ export function seriesPoints(db: Db, id: number, idx: number, range: { from: num
 export async function reparseCapture(db: Db, id: number, kind?: string | null): Promise<boolean> {
   const row = captureRow(db, id);
   const forced = kind === undefined ? row.forced_kind : kind;
-  const stream = new CaptureStream({ ...(forced ? { kind: forced } : {}), file: row.name });
+  // what a capture kit's manifest told when it was stored is kept in its parse: read it the same way again
+  const context = storedCaptureJson(db, id).context;
+  const stream = new CaptureStream({ ...(forced ? { kind: forced } : {}), ...(context ? { context } : {}), file: row.name });
   const decoder = captureDecoder();
   let n = 0;
   for (const bytes of captureBytes(db, id)) {

@@ -6,7 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { randomBytes } from 'node:crypto';
-import { rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { StoreProgress } from '../../shared/api';
 import type { BundleImportResult, ImportedCapture, ImportResult } from '../../shared/model';
@@ -18,6 +18,8 @@ import type { LinkOptions } from './captureStore';
 import { storeError } from './errors';
 import { sparseProblem } from './captureFiles';
 import { archiveKind, extractArchive } from './archive';
+import { MAX_MANIFEST_BYTES, kitContext, readKitManifest, type KitManifest } from './kit/manifest';
+import type { CaptureContext } from '../../shared/capture/types';
 import { NotebookService } from './notebookService';
 import { resultProposal } from './proposals';
 import { serveJobs } from './workerProtocol';
@@ -73,12 +75,29 @@ export function archiveMemberName(archive: string, member: string): string {
   return `${stem}/${member}`;
 }
 
+/**
+ * The capture kit's manifest among an archive's files (manifest.json at its top or in its one top
+ * folder), read; null for any other archive.
+ */
+function kitOf(files: readonly { name: string; path: string }[]): { manifest: KitManifest; top: string } | null {
+  const m = files.find((x) => /^(?:[^/]+\/)?manifest\.json$/.test(x.name));
+  if (!m) return null;
+  try {
+    if (statSync(m.path).size > MAX_MANIFEST_BYTES) return null;
+    const manifest = readKitManifest(readFileSync(m.path, 'utf8'));
+    return manifest ? { manifest, top: m.name.slice(0, m.name.length - 'manifest.json'.length) } : null;
+  } catch {
+    return null;
+  }
+}
+
 async function importFiles(job: Extract<StoreJob, { op: 'import' }>, emit: (e: StoreEvent) => void): Promise<ImportResult> {
   return withDb(job.notebook, async (db) => {
     const service = new NotebookService(db);
     const progress = throttled(emit);
     const out: ImportResult = { imported: [], failed: [], result: null };
-    const acceptResult = (experimentId: number): LinkOptions => ({
+    const acceptResult = (experimentId: number, note?: string): LinkOptions => ({
+      ...(note ? { note } : {}),
       afterLink: () => {
         if (!job.acceptResult || out.result) return;
         const p = resultProposal(db, q.getExperiment(db, experimentId)!);
@@ -90,8 +109,9 @@ async function importFiles(job: Extract<StoreJob, { op: 'import' }>, emit: (e: S
       out.imported.push(imported);
       emit({ committed: imported, studyId });
     };
-    const importOne = async (f: ImportFile, index: number, count: number): Promise<void> => {
+    const importOne = async (f: ImportFile, index: number, count: number, kit?: { context?: CaptureContext; note: string }): Promise<void> => {
       const onProgress = (read: number, total: number) => progress({ task: 'import', file: f.name, index, count, read, total });
+      const linkOptions = (experimentId: number): LinkOptions => acceptResult(experimentId, kit?.note);
       progress({ task: 'import', file: f.name, index, count, read: 0, total: 1 });
       try {
         const e = service.experimentById(job.experimentId);
@@ -102,11 +122,13 @@ async function importFiles(job: Extract<StoreJob, { op: 'import' }>, emit: (e: S
         // bytes the notebook may already hold (a capture of the same size): hash first, and only link them
         if (cq.hasCaptureOfSize(db, st.size)) {
           const known = cq.captureIdBySha(db, await hashFile(f.path, onProgress));
-          if (known !== undefined) { stored(linkStored(db, known, e.id, f.name, acceptResult(e.id)), e.studyId); return; }
+          if (known !== undefined) { stored(linkStored(db, known, e.id, f.name, linkOptions(e.id)), e.studyId); return; }
         }
-        const staged = await stageCapture(f.path, f.name, { stagingDir: job.stagingDir, ...(job.kind ? { kind: job.kind } : {}), onProgress });
+        const staged = await stageCapture(f.path, f.name, {
+          stagingDir: job.stagingDir, ...(job.kind ? { kind: job.kind } : {}), ...(kit?.context ? { context: kit.context } : {}), onProgress,
+        });
         try {
-          stored(commitStaged(db, staged, e.id, acceptResult(e.id)), e.studyId);
+          stored(commitStaged(db, staged, e.id, linkOptions(e.id)), e.studyId);
         } finally {
           removeQuietly(staged.stagingFile);
         }
@@ -127,7 +149,12 @@ async function importFiles(job: Extract<StoreJob, { op: 'import' }>, emit: (e: S
           onProgress: (read, total) => progress({ task: 'import', file: f.name, index, count, read, total }),
         });
         for (const s of unpacked.skipped) if (s.kind !== 'hidden') out.failed.push({ name: archiveMemberName(f.name, s.name), message: s.reason });
-        for (const m of unpacked.files) await importOne({ path: m.path, name: archiveMemberName(f.name, m.name) }, index, count);
+        // the capture kit's archive: its manifest tells each file's command, times and benchmark
+        const kit = kitOf(unpacked.files);
+        for (const m of unpacked.files) {
+          const told = kit && m.name.startsWith(kit.top) ? kitContext(kit.manifest, m.name.slice(kit.top.length)) : undefined;
+          await importOne({ path: m.path, name: archiveMemberName(f.name, m.name) }, index, count, told);
+        }
       } catch (err) {
         // refused or unreadable as a whole: nothing of it is stored
         out.failed.push({ name: f.name, message: storeError(err, f.name).message });

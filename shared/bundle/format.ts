@@ -13,6 +13,7 @@ import type {
 } from '../model';
 import type { Labels } from '../capture/types';
 
+import type { CaptureContext } from '../capture/types';
 export const BUNDLE_FORMAT = 'tunebook-bundle';
 export const BUNDLE_VERSION = 1;
 /** Where the full-fidelity JSON sits inside the archive's root folder. */
@@ -103,5 +104,7 @@ export interface BundleCapture {
   /** the kind detected when exported (the importing Tunebook parses it again) */
   kind: string;
   encodingFormat: string;
+  /** what its surroundings told when it was stored (a capture kit's manifest): parsed again with it */
+  context?: CaptureContext;
 }
 

@@ -9,6 +9,7 @@ import * as f from '../fields';
 import * as v from '../validate';
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from './format';
 import { archivePathProblem } from './roCrate';
+import type { CaptureContext } from '../capture/types';
 import type {
   BundleCapture, BundleExperiment, BundleExperimentCapture, BundleJson, BundleProfile, BundleResultMetric, BundleStudy,
 } from './format';
@@ -135,7 +136,33 @@ function capture(raw: unknown, i: number): BundleCapture {
     forcedKind: r.forcedKind === null || r.forcedKind === undefined ? null : v.text(r.forcedKind, `${what} forcedKind`, { max: 100 }),
     kind: v.text(r.kind, `${what} kind`, { max: 100 }),
     encodingFormat: v.optText(r.encodingFormat, `${what} encodingFormat`, 200) ?? 'text/plain',
+    ...(r.context === undefined ? {} : { context: captureContext(r.context, `${what} context`) }),
   };
+}
+
+/** A capture's context (shared/capture/context.ts): only its known fields, each checked. */
+function captureContext(raw: unknown, what: string): CaptureContext {
+  const r = v.record(raw, what);
+  const time = (x: unknown, name: string): number | undefined => {
+    if (x === undefined) return undefined;
+    const n = v.finite(x, `${what} ${name}`);
+    if (n < 0 || n > 1e14) v.fail(`${what} ${name} is not a time`);
+    return n;
+  };
+  const out: CaptureContext = {};
+  const command = v.optText(r.command, `${what} command`, 4096);
+  if (command !== undefined) out.command = command;
+  const started = time(r.started, 'started');
+  if (started !== undefined) out.started = started;
+  const ended = time(r.ended, 'ended');
+  if (ended !== undefined) out.ended = ended;
+  const source = v.optText(r.source, `${what} source`, 1000);
+  if (source !== undefined) out.source = source;
+  if (r.run !== undefined) {
+    const run = v.record(r.run, `${what} run`);
+    out.run = { command: v.text(run.command, `${what} run command`, { max: 4096 }), started: time(run.started, 'run started') ?? 0, ended: time(run.ended, 'run ended') ?? 0 };
+  }
+  return out;
 }
 
 function unique<T>(items: readonly T[], key: (x: T) => string, what: string): void {

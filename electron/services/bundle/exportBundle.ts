@@ -13,7 +13,7 @@ import type { Db } from '../../db/connection';
 import * as bq from '../../db/bundleQueries';
 import * as cq from '../../db/captureQueries';
 import * as q from '../../db/queries';
-import { captureBytes } from '../captureStore';
+import { captureBytes, storedCaptureJson } from '../captureStore';
 import { writeArchive } from './elnZip';
 import type { ArchiveEntry } from './elnZip';
 import { createHash } from 'node:crypto';
@@ -118,9 +118,10 @@ function experimentOf(db: Db, e: Experiment, uid: string, folder: string, captur
     if (captures.has(link.sha256)) continue;
     // stored once, in the folder of the first experiment that links it
     const row = cq.getCaptureRow(db, link.captureId)!;
+    const context = storedCaptureJson(db, link.captureId).context;
     captures.set(link.sha256, {
       sha256: link.sha256, path: `${folder}${fileName(link.name, taken)}`, size: row.size, lines: row.line_count,
-      forcedKind: row.forced_kind, kind: row.kind, encodingFormat: 'text/plain',
+      forcedKind: row.forced_kind, kind: row.kind, encodingFormat: 'text/plain', ...(context ? { context } : {}),
     });
     captureIds.set(link.sha256, link.captureId);
   }

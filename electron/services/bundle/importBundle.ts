@@ -79,7 +79,7 @@ export async function importBundle(db: Db, file: string, opts: BundleImportOptio
       await pipeline(await archive.open(c.path), createWriteStream(raw, { mode: 0o600 }), ...(opts.signal ? [{ signal: opts.signal }] : []));
       const name = c.path.slice(c.path.lastIndexOf('/') + 1);
       const s = await stageCapture(raw, name, {
-        stagingDir, ...(c.forcedKind ? { kind: c.forcedKind } : {}), ...(opts.signal ? { signal: opts.signal } : {}),
+        stagingDir, ...(c.forcedKind ? { kind: c.forcedKind } : {}), ...(c.context ? { context: c.context } : {}), ...(opts.signal ? { signal: opts.signal } : {}),
         onProgress: (read) => opts.onProgress?.({ phase: 'store', bytesDone: done + read, bytesTotal: total }),
       });
       removeQuietly(raw);

@@ -24,8 +24,10 @@ function rangeOf(e: PlotRelayoutEvent, xIsTime: boolean): { from: number; to: nu
   return Number.isFinite(from) && Number.isFinite(to) ? { from, to } : undefined;
 }
 
-export function SeriesChart({ traces, xIsTime, xTitle, yTitle, ariaLabel, onRange, exportName }: {
+export function SeriesChart({ traces, xIsTime, xTitle, yTitle, ariaLabel, onRange, exportName, band }: {
   traces: SeriesTrace[];
+  /** a stretch of the time axis to shade (the benchmark a monitor was recorded around), epoch ms */
+  band?: { from: number; to: number; label: string };
   xIsTime: boolean;
   xTitle: string;
   yTitle: string;
@@ -53,6 +55,17 @@ export function SeriesChart({ traces, xIsTime, xTitle, yTitle, ariaLabel, onRang
       showlegend: traces.length > 1,
       legend: { ...base.legend, orientation: 'h', y: -0.25 },
       uirevision: 'keep-zoom',
+      ...(band && xIsTime ? {
+        shapes: [{
+          type: 'rect', xref: 'x', yref: 'paper', x0: new Date(band.from), x1: new Date(band.to), y0: 0, y1: 1,
+          fillcolor: 'rgba(120, 150, 220, 0.15)', line: { width: 0 }, layer: 'below',
+        }],
+        annotations: [{
+          // a Date, as the traces' x (plotly reads Dates in local time; a number or an ISO string would not line up)
+          x: new Date(band.from) as unknown as number, xref: 'x', xanchor: 'left', y: 1, yref: 'paper', yanchor: 'top', showarrow: false,
+          text: plotlyText(band.label), font: { size: 11 },
+        }],
+      } : {}),
     };
     await Plotly.react(el, data, layout, { displaylogo: false, responsive: true, displayModeBar: true, modeBarButtonsToRemove: ['lasso2d', 'select2d'] });
     const plot = el as PlotElement;
@@ -61,7 +74,7 @@ export function SeriesChart({ traces, xIsTime, xTitle, yTitle, ariaLabel, onRang
       const r = rangeOf(e, xIsTime);
       if (r !== undefined) onRangeRef.current?.(r);
     });
-  }, [traces, xIsTime, xTitle, yTitle]);
+  }, [traces, xIsTime, xTitle, yTitle, band?.from, band?.to, band?.label]);
 
   return (
     <ChartFrame plotRef={ref} state={state} ariaLabel={ariaLabel} exportName={exportName} testId="series-chart" className="series-chart" exportAt="bottom"

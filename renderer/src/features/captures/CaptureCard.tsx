@@ -93,10 +93,15 @@ export function CaptureBody({ capture: c, actions = {} }: { capture: CaptureJson
   const empty = !c.metrics.length && !c.series.length && !facts.length && !settings.length && !c.findings.length;
   return (
     <div className="capture-body">
-      {(c.command || c.toolVersion) && (
+      {(c.command || c.toolVersion || c.context) && (
         <dl className="capture-meta">
           {c.command && (<><dt>Command</dt><dd><code className="capture-command">{c.command}</code></dd></>)}
           {c.toolVersion && (<><dt>Tool version</dt><dd><code>{c.toolVersion}</code></dd></>)}
+          {c.context?.started !== undefined && (<><dt>Ran</dt><dd data-testid="capture-ran">{utcSpan(c.context.started, c.context.ended)}</dd></>)}
+          {c.context?.run && (
+            <><dt>Around</dt><dd data-testid="capture-run"><code className="capture-command">{c.context.run.command}</code> ({utcSpan(c.context.run.started, c.context.run.ended)})</dd></>
+          )}
+          {c.context?.source && (<><dt>Told by</dt><dd>{c.context.source}</dd></>)}
         </dl>
       )}
       {c.findings.length > 0 && (
@@ -243,10 +248,21 @@ function MetricsTable({ metrics, actions }: { metrics: Metric[]; actions: Captur
   );
 }
 
+/** "2026-12-01 00:31:51–00:31:55 UTC" (the end's day shown only when it differs) */
+function utcSpan(from: number, to?: number): string {
+  const a = new Date(from).toISOString();
+  const start = `${a.slice(0, 10)} ${a.slice(11, 19)}`;
+  if (to === undefined) return `${start} UTC`;
+  const b = new Date(to).toISOString();
+  return `${start}–${b.slice(0, 10) === a.slice(0, 10) ? '' : `${b.slice(0, 10)} `}${b.slice(11, 19)} UTC`;
+}
+
 function SeriesTable({ series }: { series: SeriesJson[] }) {
   const f = useRowFilter(series);
   const rows = f.shown;
   const sinceBoot = series.some((s) => s.firstSampleSinceBoot);
+  // monitors recorded around a benchmark (a capture kit's): their mean while it ran, beside the whole
+  const during = series.some((s) => s.run !== undefined);
   return (
     <section aria-label="Series">
       <div className="capture-section-head">
@@ -259,6 +275,7 @@ function SeriesTable({ series }: { series: SeriesJson[] }) {
             <tr>
               <th scope="col">Column</th><th scope="col">Labels</th><th scope="col" className="num">Samples</th>
               <th scope="col" className="num">Mean</th><th scope="col" className="num">Min</th><th scope="col" className="num">Max</th>
+              {during && <th scope="col" className="num" title="Mean of the samples taken while the benchmark ran">Mean during the run</th>}
             </tr>
           </thead>
           <tbody>
@@ -275,6 +292,11 @@ function SeriesTable({ series }: { series: SeriesJson[] }) {
                   <td className="num" title={rawQuantity(s.mean, s.unit)}>{formatScaled(s.mean, scale)}</td>
                   <td className="num" title={rawQuantity(s.min, s.unit)}>{formatScaled(s.min, scale)}</td>
                   <td className="num" title={rawQuantity(s.max, s.unit)}>{formatScaled(s.max, scale)}</td>
+                  {during && (
+                    <td className="num" data-testid="series-run-mean" title={s.run ? `${s.run.count} samples during the run` : 'no samples during the run'}>
+                      {s.run ? formatScaled(s.run.mean, scale) : '—'}
+                    </td>
+                  )}
                 </tr>
               );
             })}

@@ -5,6 +5,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { SeriesJson } from '../../../../shared/capture/json';
+import type { CaptureRun } from '../../../../shared/capture/types';
 import type { SeriesPoints } from '../../../../shared/model';
 import { displayScale, formatNumber } from '../../../../shared/units';
 import { describeError } from '../../api';
@@ -19,7 +20,7 @@ const POINTS = 1500;
 
 const columnKey = (s: SeriesJson) => `${s.name}\u0001${s.column}`;
 
-export function SeriesExplorer({ captureId, series }: { captureId: number; series: SeriesJson[] }) {
+export function SeriesExplorer({ captureId, series, run }: { captureId: number; series: SeriesJson[]; run?: CaptureRun }) {
   const { api } = useApp();
   const columns = useMemo(() => {
     const seen = new Map<string, { key: string; label: string }>();
@@ -97,6 +98,7 @@ export function SeriesExplorer({ captureId, series }: { captureId: number; serie
           yTitle={`${first.column}${scale.label && !(scale.label === '/s' && /\/s(ec)?$/i.test(first.column)) ? ` (${scale.label})` : ''}`}
           ariaLabel={`Chart of ${first.column} over ${first.xIsTime ? 'time' : 'samples'}`}
           onRange={setRange}
+          {...(run ? { band: { from: run.started, to: run.ended, label: `run: ${run.command.length > 60 ? `${run.command.slice(0, 59)}…` : run.command}` } } : {})}
         />
       )}
       <p className="muted small" data-testid="series-points">
