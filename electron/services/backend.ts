@@ -559,15 +559,17 @@ export class Backend {
     const r = v.record(rawSource, 'source');
     let file: string;
     let temp: string | null = null;
+    let name: string | undefined;
     if (r.path !== undefined) file = this.readablePath(r.path, 'path');
     else if (r.upload !== undefined) {
       const up = this.uploads.get(v.text(r.upload, 'upload', { max: 100 }));
       if (!up) v.fail(`upload ${String(r.upload)} is unknown or was already imported`);
       this.uploads.delete(path.basename(up.file));
       file = temp = up.file;
+      name = up.name; // messages name the file the user chose, not the upload's staging name
     } else v.fail('give the bundle as a path or an upload');
     try {
-      return await this.runStore<BundleImportResult>({ op: 'bundle', notebook: this.notebookPath, file, stagingDir: this.tempDir('staging') });
+      return await this.runStore<BundleImportResult>({ op: 'bundle', notebook: this.notebookPath, file, stagingDir: this.tempDir('staging'), ...(name ? { name } : {}) });
     } finally {
       if (temp) rmSync(temp, { force: true });
     }

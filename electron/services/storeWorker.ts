@@ -35,7 +35,7 @@ export type StoreJob =
   | { op: 'compact'; notebook: string; purgeBefore: string }
   | { op: 'report'; notebook: string; studyId: number; experimentIds: number[] | null; appVersion: string }
   | { op: 'export'; notebook: string; studyId: number; experimentIds: number[] | null; format: 'html' | 'md' | 'eln'; out: string; appVersion: string }
-  | { op: 'bundle'; notebook: string; file: string; stagingDir: string };
+  | { op: 'bundle'; notebook: string; file: string; stagingDir: string; name?: string };
 
 export type StoreEvent =
   | { progress: StoreProgress }
@@ -226,9 +226,9 @@ async function exportStudy(job: Extract<StoreJob, { op: 'export' }>, emit: (e: S
 async function bundle(job: Extract<StoreJob, { op: 'bundle' }>, emit: (e: StoreEvent) => void): Promise<BundleImportResult> {
   return withDb(job.notebook, async (db) => {
     const progress = throttled(emit);
-    const name = path.basename(job.file);
+    const name = job.name ?? path.basename(job.file);
     const result = await importBundle(db, job.file, {
-      stagingDir: job.stagingDir,
+      stagingDir: job.stagingDir, name,
       onProgress: (p) => progress({ task: 'bundle', file: name, index: p.phase === 'check' ? 0 : 1, count: 2, read: p.bytesDone, total: Math.max(1, p.bytesTotal) }),
     });
     try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* next time */ }

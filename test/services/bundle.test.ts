@@ -178,6 +178,15 @@ describe('bundles', () => {
       expect(dump(target.file)).toEqual(before);
     });
 
+    it('an upload (browser mode) is named in the message by the file the user chose, not by its staging name', async () => {
+      const target = notebook('target');
+      const file = await tampered('staged-9f3a1c.tmp', (b) => { b.version = 99; });
+      const id = target.backend.registerUpload(file, 'case-c.eln');
+      const err = await target.api.importBundle({ upload: id }).then(() => null, (e: Error) => e);
+      expect(err?.message).toMatch(/^"case-c\.eln" cannot be imported: this bundle was made by a newer Tunebook/);
+      expect(err?.message).not.toMatch(/staged|\.\./);
+    });
+
     it('a file that is not a zip at all', async () => {
       const target = notebook('target');
       const before = dump(target.file);

@@ -203,9 +203,10 @@ const UNICODE_PATH_FIELD = 0x7075;
  * structure, each entry's name, kind, encryption and declared sizes, then the crate's list of files
  * against the archive's. Rejects with TunebookError('invalid') naming the file and the problem.
  */
-export async function openArchive(file: string, limits: Partial<ArchiveLimits> = {}): Promise<OpenedArchive> {
+export async function openArchive(file: string, limits: Partial<ArchiveLimits> = {}, name?: string): Promise<OpenedArchive> {
   const L: ArchiveLimits = { ...DEFAULT_LIMITS, ...limits };
-  const label = path.basename(file);
+  // messages name the file as the user knows it (an upload is staged under another name)
+  const label = name ?? path.basename(file);
   const notBundle = (what: string): TunebookError => new TunebookError('invalid', `"${label}" is not a Tunebook bundle: ${what}`);
   const damaged = (what: string): TunebookError => new TunebookError('invalid', `"${label}" is damaged: ${what}`);
 

@@ -33,10 +33,12 @@ export interface BundleImportOptions {
   stagingDir: string;
   signal?: AbortSignal;
   onProgress?: (p: BundleImportProgress) => void;
+  /** the bundle's name as the user knows it (an upload is staged under a random one) */
+  name?: string;
 }
 
 function reject(file: string, why: string): never {
-  throw new TunebookError('invalid', `"${path.basename(file)}" cannot be imported: ${why}. Nothing was imported.`);
+  throw new TunebookError('invalid', `"${path.basename(file)}" cannot be imported: ${why.replace(/\.$/, '')}. Nothing was imported.`);
 }
 
 /** bundle.json, and every capture it names present in the archive as the file the crate lists with the same SHA-256 and size. */
@@ -61,11 +63,12 @@ async function readBundle(archive: OpenedArchive, file: string): Promise<BundleJ
 }
 
 export async function importBundle(db: Db, file: string, opts: BundleImportOptions): Promise<BundleImportResult> {
-  const archive = await openArchive(file);
+  const label = opts.name ?? file;
+  const archive = await openArchive(file, {}, opts.name);
   const stagingDir = mkdtempSync(path.join(opts.stagingDir, 'bundle-'));
   const staged: StagedCapture[] = [];
   try {
-    const bundle = await readBundle(archive, file);
+    const bundle = await readBundle(archive, label);
     // every file's bytes against its SHA-256, before anything is written
     await archive.verify((bytesDone, bytesTotal) => opts.onProgress?.({ phase: 'check', bytesDone, bytesTotal }), opts.signal);
 
@@ -85,7 +88,7 @@ export async function importBundle(db: Db, file: string, opts: BundleImportOptio
       removeQuietly(raw);
       staged.push(s);
       // the bytes read out are the bytes verified a moment ago (a file changed in between is refused)
-      if (s.sha256 !== c.sha256) reject(file, `the capture file "${c.path}" changed while it was read`);
+      if (s.sha256 !== c.sha256) reject(label, `the capture file "${c.path}" changed while it was read`);
       done += c.size;
     }
     return db.transaction(() => writeBundle(db, bundle, staged)).immediate();
