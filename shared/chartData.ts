@@ -129,10 +129,22 @@ export function chainChart(c: StudyComparison, experiments: readonly Charted[], 
       hover: rows.map((r, i) => `${stepNo(shown[i]!)}. ${r.title} (${r.status})\n${ys[i] === null ? '—' : formatQuantity(track.value[i]!, track.unit, track.name)}${r.stepChangePercent !== null ? `, step ${formatPercent(r.stepChangePercent)}` : ''}${many ? '' : changesText(byId.get(r.experimentId))}`),
     };
   };
-  const series: ChartSeries[] = [{ name: 'kept steps', ...point((r) => r.inChain), mode: 'line' }];
-  const apart = point((r) => !r.inChain && (r.status === 'failed' || r.status === 'reverted'));
-  if (apart.y.some((v) => v !== null)) series.push({ name: 'failed or reverted (set apart)', ...apart, mode: 'points', tone: 'muted' });
+  const series = keptAndApart('kept steps', point, (r) => r.inChain);
   return { title: `${metricInfo(full.name).label} · ${full.name}`, metric: full.name, series, goals: goalLines(requirements, track.name, track.unit, scale.factor), yTitle: scale.label };
+}
+
+type Drawn = Omit<ChartSeries, 'name' | 'mode' | 'tone'>;
+
+/**
+ * The kept steps as a line and the failed or reverted attempts as points of their own beside it
+ * (shown, never joined into the line of what was kept): one rule for the chain and every other
+ * metric's chart.
+ */
+function keptAndApart(name: string, point: (keep: (r: TimelineRow) => boolean) => Drawn, kept: (r: TimelineRow) => boolean): ChartSeries[] {
+  const series: ChartSeries[] = [{ name, ...point(kept), mode: 'line' }];
+  const apart = point((r) => !kept(r) && (r.status === 'failed' || r.status === 'reverted'));
+  if (apart.y.some((v) => v !== null)) series.push({ name: 'failed or reverted (set apart)', ...apart, mode: 'points', tone: 'muted' });
+  return series;
 }
 
 /** Another metric of the study as a small chart on the same steps: the x axis says only the step (B, 1, 2 …). */
@@ -145,13 +157,16 @@ export function metricChart(c: StudyComparison, metric: string, experiments: rea
   const track = pickTrack(full, shown);
   const scale = scaleOf(track);
   const byId = new Map(experiments.map((e) => [e.id, e]));
-  const y = track.value.map((v) => (v === null ? null : v * scale.factor));
-  const series: ChartSeries[] = [{
-    name: track.name, x: many && !o.categorical ? shown.slice() : shown.map(stepNo), y, mode: 'line',
-    ...spreadOf(track, y, scale.factor),
-    text: many ? undefined : track.value.map((v, i) => (y[i] === null ? '' : formatQuantity(v!, track.unit, track.name))),
-    hover: rows.map((r, i) => `${stepNo(shown[i]!)}. ${r.title}\n${y[i] === null ? '—' : formatQuantity(track.value[i]!, track.unit, track.name)}${many ? '' : changesText(byId.get(r.experimentId))}`),
-  }];
+  const x = many && !o.categorical ? shown.slice() : shown.map(stepNo);
+  const point = (keep: (r: TimelineRow) => boolean): Drawn => {
+    const y = rows.map((r, i) => (keep(r) && track.value[i] !== null ? track.value[i]! * scale.factor : null));
+    return {
+      x, y, ...spreadOf(track, y, scale.factor),
+      text: many ? undefined : track.value.map((v, i) => (y[i] === null ? '' : formatQuantity(v!, track.unit, track.name))),
+      hover: rows.map((r, i) => `${stepNo(shown[i]!)}. ${r.title} (${r.status})\n${y[i] === null ? '—' : formatQuantity(track.value[i]!, track.unit, track.name)}${many ? '' : changesText(byId.get(r.experimentId))}`),
+    };
+  };
+  const series = keptAndApart(track.name, point, (r) => r.status === 'kept');
   return { title: `${metricInfo(track.name).label} · ${track.name}`, metric: track.name, series, goals: goalLines(requirements, track.name, track.unit, scale.factor), yTitle: scale.label };
 }
 

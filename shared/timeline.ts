@@ -166,6 +166,15 @@ function withShares(rows: TimelineRow[]): TimelineRow[] {
   return rows;
 }
 
+/**
+ * Whether a step's measurement counts toward the study's goal: only a kept step's. A reverted or
+ * failed attempt is shown and judged, but what it reached was undone, so it never "meets" the goal
+ * for the study (the first experiment meeting every requirement, a requirement's "met by step N").
+ */
+export function countsTowardGoal(r: Pick<TimelineRow, 'status'>): boolean {
+  return r.status === 'kept';
+}
+
 /** The metric most experiments have as primary (normally the study's one metric). */
 export function mainMetric(rows: readonly Pick<TimelineRow, 'metric'>[]): string | null {
   const counts = new Map<string, number>();
@@ -175,8 +184,8 @@ export function mainMetric(rows: readonly Pick<TimelineRow, 'metric'>[]): string
 
 /**
  * What the comparison view shows: the timeline, every metric of the study across its experiments
- * (the primary one first, then in the order they first appear), and the first experiment that met
- * every requirement.
+ * (the primary one first, then in the order they first appear), and the first kept experiment that
+ * met every requirement (countsTowardGoal).
  */
 export function computeComparison(experiments: readonly MeasuredExperiment[], requirements: readonly Requirement[]): StudyComparison {
   const ordered = byPosition(experiments);
@@ -199,7 +208,7 @@ export function computeComparison(experiments: readonly MeasuredExperiment[], re
     return track;
   });
   const firstMeetingAll = requirements.length
-    ? rows.find((r) => r.status !== 'planned' && r.requirements.every((c) => c.met === true))?.experimentId ?? null
+    ? rows.find((r) => countsTowardGoal(r) && r.requirements.every((c) => c.met === true))?.experimentId ?? null
     : null;
   return { rows, metrics, firstMeetingAll };
 }

@@ -4,6 +4,7 @@
  * comparison (every requirement on every experiment, in the study's order of requirements).
  */
 import type { StudyComparison } from '../../../../shared/model';
+import { countsTowardGoal } from '../../../../shared/timeline';
 import { formatQuantity } from '../../../../shared/units';
 
 export interface Verdict {
@@ -24,7 +25,8 @@ export function requirementVerdict(c: StudyComparison, j: number): Verdict {
   const rows = c.rows;
   const check = (i: number) => rows[i]!.requirements[j];
   const judged = (i: number) => rows[i]!.status !== 'planned';
-  const firstMet = rows.findIndex((_, i) => judged(i) && check(i)?.met === true);
+  // a reverted or failed attempt that met it did not meet it for the study: what it reached was undone
+  const firstMet = rows.findIndex((r, i) => countsTowardGoal(r) && check(i)?.met === true);
   // the study's current state: the last kept step that measured it, else the last attempt that did
   let latest = -1;
   for (let i = rows.length - 1; i >= 0 && latest < 0; i--) if (rows[i]!.inChain && check(i)?.value != null) latest = i;
