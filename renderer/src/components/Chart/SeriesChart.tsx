@@ -7,7 +7,7 @@
 import { useRef } from 'react';
 import type { Data, Layout, PlotRelayoutEvent } from 'plotly.js';
 import { ChartFrame } from './ChartFrame';
-import { chartTheme, plotlyText, themeLayout, usePlotly } from './plotly';
+import { chartTheme, plotlyText, themeLayout, usePlotly, valueTicks } from './plotly';
 
 export interface SeriesTrace { name: string; x: number[]; y: (number | null)[] }
 
@@ -51,7 +51,10 @@ export function SeriesChart({ traces, xIsTime, xTitle, yTitle, ariaLabel, onRang
       ...base,
       margin: { l: 60, r: 16, t: 10, b: 40 },
       xaxis: { ...base.xaxis, type: xIsTime ? 'date' : 'linear', title: { text: plotlyText(xTitle) }, automargin: true },
-      yaxis: { ...base.yaxis, title: { text: plotlyText(yTitle) }, rangemode: 'tozero', automargin: true },
+      yaxis: {
+        ...base.yaxis, title: { text: plotlyText(yTitle) }, rangemode: 'tozero', automargin: true,
+        ...valueTicks(traces.reduce((m, t) => t.y.reduce<number>((n, v) => Math.max(n, Math.abs(v ?? 0)), m), 0)),
+      },
       showlegend: traces.length > 1,
       legend: { ...base.legend, orientation: 'h', y: -0.25 },
       uirevision: 'keep-zoom',

@@ -90,6 +90,14 @@ export function plotlyText(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/**
+ * One style of value ticks on every chart: from 1,000 up in SI steps (10k, 20k …, never "1000 1500"
+ * beside "10k" on the chart next to it); plotly's own numbers below that.
+ */
+export function valueTicks(max: number): { tickformat?: string } {
+  return max >= 1000 ? { tickformat: '~s' } : {};
+}
+
 export type ChartState = 'loading' | 'ready' | 'failed';
 
 /**

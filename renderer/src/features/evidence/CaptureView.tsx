@@ -115,7 +115,7 @@ export function CaptureView({ captureId, experimentId, line, tab }: { captureId:
           }} />
         )}
         {tab === 'raw' && <RawText captureId={c.id} total={c.lines} line={line} onLine={setShownLine} />}
-        {tab === 'charts' && <SeriesExplorer captureId={c.id} series={c.parsed.series} {...(c.parsed.context?.run ? { run: c.parsed.context.run } : {})} />}
+        {tab === 'charts' && <SeriesExplorer captureId={c.id} name={c.name} series={c.parsed.series} {...(c.parsed.context?.run ? { run: c.parsed.context.run } : {})} />}
       </section>
     </div>
   );

@@ -20,7 +20,7 @@ const POINTS = 1500;
 
 const columnKey = (s: SeriesJson) => `${s.name}\u0001${s.column}`;
 
-export function SeriesExplorer({ captureId, series, run }: { captureId: number; series: SeriesJson[]; run?: CaptureRun }) {
+export function SeriesExplorer({ captureId, name, series, run }: { captureId: number; name: string; series: SeriesJson[]; run?: CaptureRun }) {
   const { api } = useApp();
   const columns = useMemo(() => {
     const seen = new Map<string, { key: string; label: string }>();
@@ -98,6 +98,7 @@ export function SeriesExplorer({ captureId, series, run }: { captureId: number; 
           yTitle={`${first.column}${scale.label && !(scale.label === '/s' && /\/s(ec)?$/i.test(first.column)) ? ` (${scale.label})` : ''}`}
           ariaLabel={`Chart of ${first.column} over ${first.xIsTime ? 'time' : 'samples'}`}
           onRange={setRange}
+          exportName={`${name.split('/').pop()} - ${first.column}`}
           {...(run ? { band: { from: run.started, to: run.ended, label: `run: ${run.command.length > 60 ? `${run.command.slice(0, 59)}…` : run.command}` } } : {})}
         />
       )}

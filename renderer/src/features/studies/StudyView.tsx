@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { usualMetrics } from '../../../../shared/evidence';
 import { useApp } from '../../app/AppContext';
 import { profilesChanged } from '../../app/changes';
@@ -27,8 +27,13 @@ export function StudyView({ studyId, experimentId, onExport }: { studyId: number
 
   // Select the baseline by default.
   const firstId = experiments[0]?.id ?? null;
+  // the first experiment chosen for the user on opening a study: shown, but the view stays at its top
+  const chosenForUser = useRef<number | null>(null);
   useEffect(() => {
-    if (experimentId === null && firstId !== null) navigate({ name: 'study', studyId, experimentId: firstId });
+    if (experimentId === null && firstId !== null) {
+      chosenForUser.current = firstId;
+      navigate({ name: 'study', studyId, experimentId: firstId });
+    }
   }, [experimentId, firstId, studyId, navigate]);
 
   // files dropped on the study (not on one of its experiments) propose a new experiment for them
@@ -40,7 +45,11 @@ export function StudyView({ studyId, experimentId, onExport }: { studyId: number
   const full = useExperiment(selectedId, studyId);
   const experiment = full.data?.id === selectedId ? full.data : undefined;
   useEffect(() => {
-    if (selectedId !== null) document.getElementById(`experiment-${selectedId}`)?.scrollIntoView({ block: 'nearest' });
+    // a selection the user made (keys, a search hit) is scrolled into view; the one made on opening is not,
+    // so the study opens at its title, timeline and charts rather than scrolled down to its list
+    if (selectedId === null) return;
+    if (chosenForUser.current === selectedId) { chosenForUser.current = null; return; }
+    document.getElementById(`experiment-${selectedId}`)?.scrollIntoView({ block: 'nearest' });
   }, [selectedId]);
 
   if (detail.error) return <div className="view"><p role="alert" className="error-text">{detail.error}</p></div>;
