@@ -50,6 +50,23 @@ export function formatBytes(bytes: number | null | undefined): string {
   return `${+v.toFixed(2)} ${unit}`;
 }
 
+const TYPED_COMPARATORS: readonly [RegExp, Comparator][] = [
+  [/^(?:≥|>=|=>)/, '>='], [/^(?:≤|<=|=<)/, '<='], [/^>/, '>'], [/^</, '<'], [/^==?/, '='],
+];
+
+/**
+ * A threshold typed with its comparator in front ("≥ 100 MiB/s", ">= 30,000", "< 5 %"): the
+ * comparator and the rest; no comparator when the text does not start with one.
+ */
+export function splitComparator(text: string): { comparator?: Comparator; rest: string } {
+  const t = text.trim();
+  for (const [re, comparator] of TYPED_COMPARATORS) {
+    const m = re.exec(t);
+    if (m) return { comparator, rest: t.slice(m[0].length).trim() };
+  }
+  return { rest: t };
+}
+
 /** "p99 latency ≤ 70 ms": a requirement as people write it (its label, else its metric). */
 export function requirementText(q: Pick<Requirement, 'label' | 'metric' | 'comparator' | 'threshold' | 'unit'>): string {
   return `${q.label || q.metric} ${COMPARATOR_LABELS[q.comparator]} ${formatQuantity(q.threshold, q.unit, q.metric)}`;

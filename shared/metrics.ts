@@ -36,6 +36,13 @@ export const KNOWN_METRICS: readonly MetricInfo[] = [
 
 const BY_NAME = new Map(KNOWN_METRICS.map((m) => [m.name, m]));
 
+/** Names people give the known metrics (any case): "IOPS", "QPS", "rps" … */
+const ALIASES: Readonly<Record<string, string>> = {
+  rps: 'requests_per_second', req_per_sec: 'requests_per_second', requests_per_sec: 'requests_per_second',
+  qps: 'queries_per_second', tps: 'transactions_per_second', eps: 'events_per_second',
+  bandwidth: 'bandwidth_bytes_per_second', bw: 'bandwidth_bytes_per_second',
+};
+
 /** Words that make a metric a cost: less of it is an improvement. */
 const COST = /latency|_seconds|error|fail|util|load|cpu|wait|queue|drop|retrans|miss/;
 
@@ -55,9 +62,12 @@ function guessUnit(name: string): string {
 
 /** The known entry for `name`, or a guess from the name: cost words mean lower is better. */
 export function metricInfo(name: string): MetricInfo {
-  const known = BY_NAME.get(name);
-  if (known) return known;
+  const exact = BY_NAME.get(name);
+  if (exact) return exact;
   const lower = name.toLowerCase();
+  // "IOPS", "QPS", "Requests_per_second": the known metric, under the name the user gave it
+  const known = BY_NAME.get(lower) ?? BY_NAME.get(ALIASES[lower] ?? '');
+  if (known) return { ...known, name };
   const spaced = name.replace(/_+/g, ' ').trim();
   return {
     name,

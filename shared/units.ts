@@ -100,10 +100,10 @@ const DIMENSIONS: Record<BaseUnit, { dimension: string; per: number }> = {
 
 /** Metric names whose per-second values have a word of their own. */
 const RATE_NAMES: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^requests_per_second$/, 'req/s'],
-  [/^iops/, 'IOPS'],
-  [/^queries_per_second$/, 'QPS'],
-  [/^transactions_per_second$/, 'TPS'],
+  [/^(?:requests_per_second|rps|req(?:uests)?_per_sec)$/, 'req/s'],
+  [/^iops|_iops$/, 'IOPS'],
+  [/^(?:queries_per_second|qps)$/, 'QPS'],
+  [/^(?:transactions_per_second|tps)$/, 'TPS'],
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -299,7 +299,8 @@ export function formatNumber(v: number): string {
 
 /** The word after a per-second number: req/s, IOPS, QPS, TPS, or plain /s. */
 function rateNoun(metric: string | undefined): string {
-  if (metric !== undefined) for (const [re, noun] of RATE_NAMES) if (re.test(metric)) return noun;
+  // any case: a result named "IOPS" or "QPS" reads as 43.0k IOPS, not 43.0k /s
+  if (metric !== undefined) for (const [re, noun] of RATE_NAMES) if (re.test(metric.toLowerCase())) return noun;
   return '/s';
 }
 

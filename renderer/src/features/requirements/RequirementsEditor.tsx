@@ -5,7 +5,7 @@ import type { Comparator, Requirement, RequirementInput, StudyComparison } from 
 import { useAction } from '../../app/useAction';
 import { useUndo } from '../../app/undo';
 import { useDraft } from '../../hooks/useDraft';
-import { COMPARATOR_LABELS, requirementText } from '../../../../shared/format';
+import { COMPARATOR_LABELS, requirementText, splitComparator } from '../../../../shared/format';
 import { focusWhenShown } from '../../lib/focus';
 import { latestValue, requirementVerdict } from './verdict';
 import { editableQuantity, parseQuantity } from '../../../../shared/units';
@@ -69,9 +69,11 @@ export function RequirementsEditor({ studyId, requirements, comparison, onSelect
     const out: RequirementInput[] = [];
     for (const [i, r] of rows.entries()) {
       if (!r.metric.trim()) { setError(`Requirement ${i + 1}: the metric name is empty.`); return; }
-      const t = parseQuantity(r.threshold, r.unit.trim() || metricInfo(r.metric.trim()).unit);
-      if (!t) { setError(`Requirement ${i + 1}: the threshold “${r.threshold}” is not a value (e.g. 30,000, 100 MiB/s, 70 ms, 5 %).`); return; }
-      out.push({ metric: r.metric.trim(), comparator: r.comparator, threshold: t.value, unit: t.unit, label: r.label.trim() });
+      // "≥ 100 MiB/s" typed whole: the comparator typed wins over the one chosen beside it
+      const typed = splitComparator(r.threshold);
+      const t = parseQuantity(typed.rest, r.unit.trim() || metricInfo(r.metric.trim()).unit);
+      if (!t) { setError(`Requirement ${i + 1}: the threshold “${r.threshold}” is not a value (e.g. 30,000, ≥ 100 MiB/s, 70 ms, 5 %).`); return; }
+      out.push({ metric: r.metric.trim(), comparator: typed.comparator ?? r.comparator, threshold: t.value, unit: t.unit, label: r.label.trim() });
     }
     setError(null);
     const old: RequirementInput[] = requirements.map(({ id: _id, ...r }) => r);
