@@ -7,6 +7,11 @@ import { formatNumber, formatQuantity } from './units';
 
 export const COMPARATOR_LABELS: Record<Comparator, string> = { '>=': '≥', '<=': '≤', '>': '>', '<': '<', '=': '=' };
 
+/** "1 capture", "2,197 captures": a count with its noun. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
 /** +46.4 %, +1,857.2 %, −12.0 % (a real minus), 0.0 %; an em dash when there is nothing to compare. */
 export function formatPercent(p: number | null | undefined): string {
   if (p === null || p === undefined || !Number.isFinite(p)) return '—';

@@ -24,6 +24,7 @@ import type { BundleImportResult, ExportResult, ImportResult, ReportFormat, Resu
 import { compareSnapshots } from '../../shared/snapshotDiff';
 import { showStudyJson } from '../../shared/showJson';
 import { formatNumber, formatQuantity, parseQuantity } from '../../shared/units';
+import { formatPercent, plural } from '../../shared/format';
 
 const HELP = `Tunebook ${APP_VERSION} — a lab notebook for performance tuning
 
@@ -71,7 +72,9 @@ Usage:
                                       import a bundle (.eln): checked whole first, then all of
                                       it or nothing; what the notebook holds is left as it is
   tunebook reparse [--notebook FILE]  parse every stored capture again with this version's parsers
-  tunebook vacuum [--notebook FILE]   give the space of removed captures back to the disk
+  tunebook vacuum [--notebook FILE] [--empty-trash]
+                                      give the space of deleted captures back to the disk;
+                                      --empty-trash first deletes what the trash holds for good
   tunebook example -o FILE            write the example notebook (the three case studies with their
                                       captures) to FILE, a new .tunebook file
   tunebook kit [-o FILE]              the capture kit for the server being tuned, a POSIX sh script:
@@ -339,9 +342,11 @@ async function show(argv: string[]): Promise<number> {
       console.log(`${s.title}  (study ${s.id}, ${s.experiments.length} experiments)`);
       for (const r of s.timeline) {
         const value = r.value === null ? '—' : formatQuantity(r.value, r.unit ?? '', r.metric ?? undefined);
-        const step = r.stepNotComparable ? 'not comparable' : r.stepChangePercent === null ? '' : `${r.stepChangePercent > 0 ? '+' : ''}${formatNumber(r.stepChangePercent)} %`;
+        // the percentages as the app writes them (+10.0 %, a real minus), the step's and the whole way's
+        const step = r.stepNotComparable ? 'not comparable' : r.stepChangePercent === null ? '' : `step ${formatPercent(r.stepChangePercent)}`;
+        const total = r.cumulativeNotComparable || r.cumulativeChangePercent === null || r.position === 0 ? '' : `total ${formatPercent(r.cumulativeChangePercent)}`;
         const e = s.experiments.find((x) => x.id === r.experimentId)!;
-        console.log(`  ${r.position === 0 ? 'B' : r.position}. ${r.title} [${r.status}]  ${r.metric ?? ''} ${value}  ${step}  ${e.captures.length ? `${e.captures.length} captures` : ''}`.trimEnd());
+        console.log(`  ${r.position === 0 ? 'B' : r.position}. ${r.title} [${r.status}]  ${r.metric ?? ''} ${value}  ${[step, total].filter(Boolean).join(', ')}  ${e.captures.length ? plural(e.captures.length, 'capture') : ''}`.trimEnd());
       }
     }
     return 0;
@@ -419,7 +424,7 @@ async function importBundleCommand(argv: string[]): Promise<number> {
 }
 
 async function maintenance(argv: string[], task: 'reparse' | 'vacuum'): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { notebook: { type: 'string' } } });
+  const { values } = parseArgs({ args: argv, options: { notebook: { type: 'string' }, ...(task === 'vacuum' ? { 'empty-trash': { type: 'boolean' as const } } : {}) } });
   const backend = openExisting(notebookFile(values.notebook));
   const done = progressPrinter(backend);
   try {
@@ -428,9 +433,16 @@ async function maintenance(argv: string[], task: 'reparse' | 'vacuum'): Promise<
       done();
       console.log(`re-parsed ${formatNumber(r.captures)} captures${r.changedKind ? ` (${formatNumber(r.changedKind)} now read as another kind)` : ''}`);
     } else {
+      // the trash keeps removed captures (and what else was deleted) until it is emptied, as in the app
+      if ((values as { 'empty-trash'?: boolean })['empty-trash']) {
+        const t = backend.api.emptyTrash();
+        console.log(`emptied the trash: ${plural(t.studies, 'study', 'studies')}, ${plural(t.experiments, 'experiment')}, ${plural(t.captures, 'removed capture')}`);
+      }
       const r = await (backend.api.compactNotebook() as unknown as Promise<{ bytesBefore: number; bytesAfter: number; capturesRemoved: number }>);
       done();
       console.log(`${bytesText(r.bytesBefore)} → ${bytesText(r.bytesAfter)}${r.capturesRemoved ? ` (${formatNumber(r.capturesRemoved)} removed captures deleted)` : ''}`);
+      const held = backend.api.listTrash().length;
+      if (held) console.log(`the trash still holds ${plural(held, 'deleted item')}; tunebook vacuum --empty-trash deletes them for good and gives their space back`);
     }
     return 0;
   } finally {

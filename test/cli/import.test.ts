@@ -8,10 +8,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ShowStudyJson } from '../../shared/showJson';
+import { Backend } from '../../electron/services/backend';
 import { buildBundles, seedPath, useTempDir } from '../helpers';
 
 let cli = '';
-beforeAll(async () => { cli = (await buildBundles()).cli; });
+let workers: { parseWorkerFile: string; storeWorkerFile: string };
+beforeAll(async () => { const b = await buildBundles(); cli = b.cli; workers = { parseWorkerFile: b.parseWorkerFile, storeWorkerFile: b.storeWorkerFile }; });
 
 describe('tunebook import / show / cat', () => {
   const tmp = useTempDir();
@@ -67,12 +69,30 @@ describe('tunebook import / show / cat', () => {
     // every study, as an array; the human summary
     const all = JSON.parse(run('show', '--notebook', nb(), '--json').out) as ShowStudyJson[];
     expect(all.map((x) => x.title)).toEqual(['fio random vs sequential']);
-    expect(run('show', '--notebook', nb()).out).toMatch(/1\. sequential writes \[kept\] {2}iops 43\.0k IOPS {2}\+1,857\.2 %/);
+    expect(run('show', '--notebook', nb()).out).toMatch(/1\. sequential writes \[kept\] {2}iops 43\.0k IOPS {2}step \+1,857\.2 %, total \+1,857\.2 % {2}2 captures/);
 
     // re-parse and vacuum change nothing a script sees
     expect(run('reparse', '--notebook', nb()).out).toMatch(/re-parsed 4 captures/);
     expect(run('vacuum', '--notebook', nb()).status).toBe(0);
     expect(JSON.parse(run('show', '--notebook', nb(), '--json', '1').out)).toEqual(s);
+  });
+
+  it('vacuum keeps what the trash holds; --empty-trash deletes it for good and gives its space back', async () => {
+    const file = path.join(tmp(), 'v.tunebook');
+    expect(run('import', '--notebook', file, '--study', 's', '--experiment', 'e', seedPath('fio-randwrite-4k-qd64-j64.txt')).status).toBe(0);
+    // Remove in the app: the capture's link goes to the trash
+    const backend = new Backend({ notebookPath: file, userDataDir: tmp(), ...workers });
+    const e = backend.api.getStudy(backend.api.listStudies()[0]!.id).experiments[0]!;
+    backend.api.detachCapture(backend.api.getExperiment(e.id).captures[0]!.linkId);
+    backend.close();
+    const kept = run('vacuum', '--notebook', file);
+    expect(kept.out).not.toMatch(/removed captures deleted/);
+    expect(kept.out).toMatch(/the trash still holds 1 deleted item; tunebook vacuum --empty-trash/);
+    const emptied = run('vacuum', '--notebook', file, '--empty-trash');
+    expect(emptied.status).toBe(0);
+    expect(emptied.out).toMatch(/emptied the trash: 0 studies, 0 experiments, 1 removed capture/);
+    expect(emptied.out).not.toMatch(/trash still holds/);
+    expect(run('cat', '--notebook', file, '1').status).not.toBe(0);
   });
 
   it('--no-result stores the captures only; importing again links instead of storing twice', () => {

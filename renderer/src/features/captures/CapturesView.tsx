@@ -10,7 +10,7 @@ import { useApp } from '../../app/AppContext';
 import { never } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
 import { CaptureCard } from './CaptureCard';
-import { plural } from './formatCapture';
+import { plural } from '../../../../shared/format';
 import { MAX_TEXT_BYTES, parseFiles, parsePasted } from './parseCaptures';
 import type { CaptureEntry, ParseProgress } from './parseCaptures';
 import './captures.css';

@@ -117,6 +117,3 @@ export function isPrimitiveFact(v: FactValue): v is string | number | boolean | 
   return v === null || typeof v !== 'object';
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-}
