@@ -21,7 +21,7 @@ type Facts = CaptureJson['facts'];
 type FactValue = Facts[string];
 
 /** The parsers whose facts describe the machine (docs/parsers/facts.md). */
-export const FACT_KINDS: readonly string[] = ['lscpu', 'proc-cpuinfo', 'free', 'proc-meminfo', 'fdisk', 'lsblk', 'tune2fs', 'uname', 'os-release'];
+export const FACT_KINDS: readonly string[] = ['lscpu', 'proc-cpuinfo', 'free', 'proc-meminfo', 'fdisk', 'lsblk', 'sfdisk', 'tune2fs', 'mke2fs', 'uname', 'os-release'];
 
 export interface ProfileFromCaptures {
   patch: Partial<HardwareProfileInput>;

@@ -1,6 +1,7 @@
 /**
  * fdisk -l (util-linux 2.2x–2.4x and the older "53.7 GB, … bytes" layout, zh_CN wording) → disks[]
- * facts, disk_size_bytes metrics and a partitions table.
+ * facts, disk_size_bytes metrics and a partitions table. `sfdisk -l` prints the same layout and reads
+ * the same (its command line is kept).
  */
 import type { CaptureParser, FactValue } from '../../types';
 import { fields } from '../../text';
@@ -16,7 +17,8 @@ class FdiskSink extends FactsSink {
   private header: string[] | null = null;
   private readonly partTables: Record<string, { columns: string[]; rows: (string | number | null)[][] }> = {};
 
-  constructor() { super(['fdisk']); }
+  // sfdisk -l prints the same layout (libfdisk's)
+  constructor() { super(['fdisk', 'sfdisk']); }
 
   protected read(text: string, lineNo: number): void {
     const t = text.trim();
@@ -88,7 +90,7 @@ class FdiskSink extends FactsSink {
 export const fdiskParser: CaptureParser = {
   id: 'fdisk',
   title: 'fdisk -l',
-  commands: [{ program: 'fdisk' }],
+  commands: [{ program: 'fdisk' }, { program: 'sfdisk', args: /(?:^|\s)(?:-[a-zA-Z]*l[a-zA-Z]*|--list)(?:\s|=|$)/ }],
   detect(head) {
     let disk = false, sector = false;
     const n = Math.min(head.length, 300);

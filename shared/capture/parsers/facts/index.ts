@@ -9,8 +9,10 @@ import { unameParser } from './uname';
 import { osReleaseParser } from './osRelease';
 import { lsblkParser } from './lsblk';
 import { uptimeParser } from './uptime';
+import { sfdiskParser } from './sfdisk';
+import { mke2fsParser } from './mke2fs';
 
 export const group: ParserGroup = {
-  parsers: [lscpuParser, procCpuinfoParser, freeParser, procMeminfoParser, fdiskParser, tune2fsParser, unameParser, osReleaseParser, lsblkParser, uptimeParser],
+  parsers: [lscpuParser, procCpuinfoParser, freeParser, procMeminfoParser, fdiskParser, tune2fsParser, unameParser, osReleaseParser, lsblkParser, uptimeParser, sfdiskParser, mke2fsParser],
   rules: [],
 };
