@@ -7,7 +7,7 @@
 import type {
   BundleImportResult, BundleSource, ExportOptions, ExportResult,
   CaptureLines, CaptureMatches, ConfigChange, ConfigChangeInput, Experiment, ExperimentCapture, ExperimentComparison, ExperimentInput, ExperimentRef,
-  HardwareProfile, HardwareProfileInput, ImportOptions, ImportResult, ImportSource, NotebookInfo, Proposals,
+  HardwareProfile, HardwareProfileInput, ImportOptions, ImportResult, ImportSource, NotebookInfo, Proposals, StoredCaptureList,
   RequirementInput, ResultMetric, ResultMetricInput, SearchHit, SeriesPoints, StoredCapture, Study, StudyComparison, StudyDetail, StudyView,
   StudySummary, StudyOutline, TimelineRow, TrashEmptied, TrashItem, TrashKind,
 } from './model';
@@ -103,12 +103,14 @@ export interface ApiMethods {
   importCaptures(experimentId: number, sources: ImportSource[], options?: ImportOptions): ImportResult;
   /** stop the import, re-parse or compaction under way; the file being stored is left out entirely */
   cancelStoreTask(): void;
+  /** the stored captures live experiments link, newest first: `limit` (default 50, at most 500) from `offset` */
+  listStoredCaptures(offset?: number, limit?: number): StoredCaptureList;
   /** a stored capture; findings as judged on `experimentId` (default: its first experiment) */
   getCapture(captureId: number, experimentId?: number): StoredCapture;
   /** `count` lines (at most 2,000) from 1-based line `first` */
   captureLines(captureId: number, first: number, count: number): CaptureLines;
-  /** lines containing `query` (case-insensitive), at most `limit` (default 1,000) */
-  findInCapture(captureId: number, query: string, limit?: number): CaptureMatches;
+  /** lines containing `query` (case-insensitive), at most `limit` (default 1,000), from 1-based line `fromLine` (default 1) on; when `truncated`, the next page starts after the last match */
+  findInCapture(captureId: number, query: string, limit?: number, fromLine?: number): CaptureMatches;
   /** one series' points, downsampled to `maxPoints` (default 2,000), optionally within an x range */
   captureSeries(captureId: number, index: number, range?: { from: number; to: number } | null, maxPoints?: number): SeriesPoints;
   updateCaptureLink(linkId: number, patch: { note?: string; name?: string }): ExperimentCapture;
@@ -203,7 +205,7 @@ export const API_METHODS = [
   'search',
   'listTrash', 'emptyTrash', 'deleteForever',
   'captureKinds', 'parseCaptureFiles', 'parseCaptureText', 'cancelCaptureParsing',
-  'importCaptures', 'cancelStoreTask', 'getCapture', 'captureLines', 'findInCapture', 'captureSeries',
+  'importCaptures', 'cancelStoreTask', 'listStoredCaptures', 'getCapture', 'captureLines', 'findInCapture', 'captureSeries',
   'updateCaptureLink', 'detachCapture', 'restoreCaptureLink', 'setCaptureKind', 'reparseCaptures', 'compactNotebook',
   'experimentProposals',
   'reportPreview', 'exportStudy', 'importBundle',
@@ -212,7 +214,7 @@ export const API_METHODS = [
 /** The methods that change nothing in the notebook (reads, previews, parsing text or files that are not stored). */
 export const READ_METHODS = [
   'notebookInfo', 'recentNotebooks', 'listStudies', 'getStudy', 'studyOutline', 'timeline', 'comparison', 'compareExperiments', 'experimentIndex',
-  'listProfiles', 'getExperiment', 'search', 'captureKinds', 'parseCaptureFiles', 'parseCaptureText', 'getCapture', 'captureLines', 'findInCapture',
+  'listProfiles', 'getExperiment', 'search', 'captureKinds', 'parseCaptureFiles', 'parseCaptureText', 'listStoredCaptures', 'getCapture', 'captureLines', 'findInCapture',
   'captureSeries', 'experimentProposals', 'reportPreview', 'listTrash',
 ] as const satisfies readonly ApiMethodName[];
 

@@ -353,6 +353,25 @@ export interface StoredCapture {
   results: { resultId: number; experimentId: number; name: string; primary: boolean; metric: string; labels?: Labels }[];
 }
 
+/** A stored capture in the notebook's list of them (the Captures view): what it is and where it is linked. */
+export interface StoredCaptureSummary {
+  id: number;
+  name: string;
+  kind: string;
+  bytes: number;
+  lines: number;
+  createdAt: string;
+  /** the live experiments that link it */
+  links: { experimentId: number; experimentTitle: string; studyId: number; studyTitle: string }[];
+}
+
+export interface StoredCaptureList {
+  /** how many stored captures live experiments link */
+  total: number;
+  /** newest first, from `offset` */
+  items: StoredCaptureSummary[];
+}
+
 export interface CaptureLines {
   /** 1-based number of lines[0] */
   first: number;

@@ -184,6 +184,19 @@ export function linksOfCapture(db: Db, captureId: number): CaptureLinkRow[] {
     ORDER BY s.id, e.position, l.id`).all(captureId) as CaptureLinkRow[];
 }
 
+const LIVE_LINK = `EXISTS (SELECT 1 FROM experiment_capture l JOIN experiment e ON e.id = l.experiment_id JOIN study s ON s.id = e.study_id
+  WHERE l.capture_id = c.id AND l.deleted_at IS NULL AND e.deleted_at IS NULL AND s.deleted_at IS NULL)`;
+
+export interface StoredCaptureRow { id: number; name: string; kind: string; size: number; line_count: number; created_at: string }
+
+/** The stored captures some live experiment links, newest first: a page of them and how many there are. */
+export function listStoredCaptures(db: Db, offset: number, limit: number): { total: number; rows: StoredCaptureRow[] } {
+  const total = db.prepare(`SELECT COUNT(*) FROM capture c WHERE ${LIVE_LINK}`).pluck().get() as number;
+  const rows = db.prepare(`SELECT c.id, c.name, c.kind, c.size, c.line_count, c.created_at FROM capture c WHERE ${LIVE_LINK}
+    ORDER BY c.id DESC LIMIT ? OFFSET ?`).all(limit, offset) as StoredCaptureRow[];
+  return { total, rows };
+}
+
 /** Experiments (live or in the trash) that link a capture: their findings change when it is re-parsed. */
 export function experimentsOfCapture(db: Db, captureId: number): number[] {
   return (db.prepare(`SELECT DISTINCT experiment_id AS id FROM experiment_capture WHERE capture_id = ?`).all(captureId) as { id: number }[]).map((r) => r.id);

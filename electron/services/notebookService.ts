@@ -8,7 +8,7 @@ import { TunebookError } from '../../shared/api';
 import {
   type CaptureLines, type CaptureMatches, type ComparedSide, type ConfigChange, type Experiment, type ExperimentCapture,
   type ExperimentComparison, type ExperimentRef, type HardwareProfile,
-  type Proposals, type RequirementInput, type ResultMetric, type ResultSource, type SearchHit, type SeriesPoints, type StoredCapture,
+  type Proposals, type RequirementInput, type ResultMetric, type ResultSource, type SearchHit, type SeriesPoints, type StoredCapture, type StoredCaptureList,
   type Study, type StudyComparison, type StudyDetail, type StudyOutline, type StudySummary, type StudyView, type TimelineRow,
   type TrashEmptied, type TrashItem, type TrashKind, TRASH_KINDS,
 } from '../../shared/model';
@@ -381,6 +381,20 @@ export class NotebookService implements NotebookMethods {
     return cq.getLink(this.db, lid) ?? notFound('capture link', lid);
   }
 
+  listStoredCaptures(offset?: number, limit?: number): StoredCaptureList {
+    // arguments left out arrive as null over HTTP
+    const from = offset === undefined || offset === null ? 0 : v.optCount(offset, 'offset') ?? 0;
+    const n = limit === undefined || limit === null ? 50 : Math.min(500, Math.max(1, v.optCount(limit, 'limit') ?? 50));
+    const { total, rows } = cq.listStoredCaptures(this.db, from, n);
+    return {
+      total,
+      items: rows.map((r) => ({
+        id: r.id, name: r.name, kind: r.kind, bytes: r.size, lines: r.line_count, createdAt: r.created_at,
+        links: cq.linksOfCapture(this.db, r.id).map((l) => ({ experimentId: l.experimentId, experimentTitle: l.experimentTitle, studyId: l.studyId, studyTitle: l.studyTitle })),
+      })),
+    };
+  }
+
   getCapture(captureId: number, experimentId?: number): StoredCapture {
     const id = this.captureId(captureId);
     const row = cq.getCaptureRow(this.db, id)!;
@@ -408,12 +422,14 @@ export class NotebookService implements NotebookMethods {
     return store.readLines(this.db, id, from, n);
   }
 
-  /** Lines containing the query (async: it yields between chunks). Served by the Backend. */
-  findInCapture(captureId: number, query: string, limit?: number): Promise<CaptureMatches> {
+  /** Lines containing the query, from line `fromLine` on (async: it yields between chunks). Served by the Backend. */
+  findInCapture(captureId: number, query: string, limit?: number, fromLine?: number): Promise<CaptureMatches> {
     const id = this.captureId(captureId);
     const text = v.text(query, 'query', { max: 1000 });
     const max = limit === undefined || limit === null ? 1000 : Math.min(v.id(limit, 'limit'), 10_000);
-    return store.findInCapture(this.db, id, text, max);
+    // absent or null (JSON has no undefined in an argument list): from the first line
+    const from = fromLine === undefined || fromLine === null ? 1 : v.id(fromLine, 'from line');
+    return store.findInCapture(this.db, id, text, max, from);
   }
 
   captureSeries(captureId: number, index: number, range?: { from: number; to: number } | null, maxPoints?: number): SeriesPoints {

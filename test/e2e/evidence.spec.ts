@@ -79,6 +79,15 @@ test('the Captures view stores a previewed capture on an experiment; search find
   await expect(captureLinks(d)).toHaveCount(1);
   await expect(d.getByTestId('result-proposal')).toContainText('2,197 IOPS');
 
+  // back in the Captures view: the preview is still there, and the notebook's stored captures are listed
+  await page.getByRole('navigation', { name: 'Notebook' }).getByRole('button', { name: 'Captures', exact: true }).click();
+  await expect(page.getByRole('article', { name: 'fio-randwrite-4k-qd64-j64.txt' }).getByRole('button', { name: 'Store again…' })).toBeVisible();
+  const stored = page.getByRole('region', { name: 'Stored captures' });
+  await expect(stored.getByRole('heading')).toContainText('Stored in this notebook 1');
+  await expect(stored.getByTestId('stored-capture')).toContainText('vda writes › random writes');
+  await stored.getByRole('button', { name: 'fio-randwrite-4k-qd64-j64.txt' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'fio-randwrite-4k-qd64-j64.txt' })).toBeVisible();
+
   await page.getByRole('combobox', { name: 'Search notebook' }).fill('iops');
   await page.getByRole('option').filter({ hasText: 'fio-randwrite-4k-qd64-j64.txt' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'fio-randwrite-4k-qd64-j64.txt' })).toBeVisible();

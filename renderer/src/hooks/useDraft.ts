@@ -56,6 +56,14 @@ function write<T>(key: string, value: T | null): void {
 /** Drafts typed in this page and not saved yet (what leaving the page asks about). */
 const unsaved = new Set<string>();
 
+/**
+ * Work of this page that is not a draft and not stored yet (captures previewed but not stored on an
+ * experiment): leaving the page asks about it as about a draft.
+ */
+export function setUnsavedWork(key: string, unsavedNow: boolean): void {
+  if (unsavedNow) unsaved.add(`work:${key}`); else unsaved.delete(`work:${key}`);
+}
+
 /** Whether a draft typed in this page is not saved yet. */
 export function hasUnsavedDrafts(): boolean {
   return unsaved.size > 0;

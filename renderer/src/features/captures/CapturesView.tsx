@@ -2,7 +2,9 @@
  * Captures: drop, choose or paste tool output (ab, wrk, fio, iostat, vmstat, top, strace, perf,
  * sysctl …) and see what Tunebook reads from it — kind, headline metrics, series summaries, facts,
  * settings, findings, warnings — then store it on an experiment ("Store on experiment…").
- * Dropping straight onto an experiment stores without this preview.
+ * Dropping straight onto an experiment stores without this preview. Below the previews: the
+ * captures stored in the notebook, newest first, each one click from its stored view. Previews
+ * not stored yet are kept while the window is open, and leaving the page (browser mode) asks first.
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -11,6 +13,9 @@ import { never } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
 import { CaptureCard } from './CaptureCard';
 import { plural } from '../../../../shared/format';
+import { formatQuantity } from '../../../../shared/units';
+import type { StoredCaptureList } from '../../../../shared/model';
+import { setUnsavedWork } from '../../hooks/useDraft';
 import { MAX_TEXT_BYTES, parseFiles, parsePasted } from './parseCaptures';
 import type { CaptureEntry, ParseProgress } from './parseCaptures';
 import './captures.css';
@@ -26,6 +31,10 @@ let nextJob = 1;
 let pasteCount = 0;
 /** Results survive a visit to another view (for the life of the window). */
 let keptEntries: CaptureEntry[] = [];
+/** previews stored on an experiment (their keys): no longer unsaved work */
+const storedKeys = new Set<string>();
+/** stored captures listed at a time */
+const STORED_PAGE = 50;
 
 
 export function CapturesView() {
@@ -34,6 +43,12 @@ export function CapturesView() {
   const [kind, setKind] = useState('');
   const [entries, setEntries] = useState<CaptureEntry[]>(() => keptEntries);
   useEffect(() => { keptEntries = entries; }, [entries]);
+  // previews not stored yet are work a reload would lose: leaving the page asks first
+  useEffect(() => {
+    setUnsavedWork('capture-previews', entries.some((e) => e.origin && !e.cancelled && !e.error && !storedKeys.has(e.key)));
+  }, [entries]);
+  const [storedLimit, setStoredLimit] = useState(STORED_PAGE);
+  const stored = useQuery(`stored-captures:${storedLimit}`, (a) => a.listStoredCaptures(0, storedLimit));
   const mounted = useRef(true);
   useEffect(() => { mounted.current = true; return () => { mounted.current = false; }; }, []);
   const [jobs, setJobs] = useState<Job[]>([]);
@@ -80,7 +95,11 @@ export function CapturesView() {
   }, [api, kind, run]);
 
   // "Store on experiment…": one entry, or every entry (a folder dropped in Electron is stored as the folder)
-  const [attach, setAttach] = useState<{ intakes: Intake[]; what: string } | null>(null);
+  const [attach, setAttach] = useState<{ intakes: Intake[]; what: string; keys: string[] } | null>(null);
+  const markStored = (keys: readonly string[]) => {
+    for (const k of keys) storedKeys.add(k);
+    setEntries((es) => [...es]); // look again at what is unsaved
+  };
   const attachAll = () => {
     const seen = new Set<unknown>();
     const files: File[] = [];
@@ -98,7 +117,8 @@ export function CapturesView() {
     }
     if (paths.length) intakes.unshift({ paths });
     if (files.length) intakes.unshift({ files });
-    if (intakes.length) setAttach({ intakes, what: plural(entries.filter((e) => e.origin && !e.cancelled).length, 'capture') });
+    const keys = entries.filter((e) => e.origin && !e.cancelled).map((e) => e.key);
+    if (intakes.length) setAttach({ intakes, what: plural(keys.length, 'capture'), keys });
   };
 
   const openChooser = () => fileInput.current?.click();
@@ -229,16 +249,62 @@ export function CapturesView() {
                 refocus();
               }}
               actions={entry.origin && !entry.shared && !entry.cancelled ? (
-                <button type="button" className="btn btn-small" onClick={() => setAttach({ intakes: [entry.origin!], what: entry.name })}>Store on experiment…</button>
+                <button type="button" className="btn btn-small" onClick={() => setAttach({ intakes: [entry.origin!], what: entry.name, keys: [entry.key] })}>
+                  {storedKeys.has(entry.key) ? 'Store again…' : 'Store on experiment…'}
+                </button>
               ) : undefined}
             />
           ))}
         </section>
       )}
-      {attach && <AttachDialog intakes={attach.intakes} what={attach.what} onClose={() => setAttach(null)} />}
+      {attach && <AttachDialog intakes={attach.intakes} what={attach.what} onClose={() => setAttach(null)} onDone={() => markStored(attach.keys)} />}
       {entries.length === 0 && jobs.length === 0 && (
-        <p className="muted">No captures yet. Drop files above, choose them, or paste a tool&apos;s output.</p>
+        <p className="muted">
+          {stored.data?.total ? 'Nothing previewed. ' : 'No captures yet. '}Drop files above, choose them, or paste a tool&apos;s output
+          {' '}to see what Tunebook reads from it; a preview is kept until the window closes, stored only once you store it on an experiment.
+        </p>
       )}
+      <StoredCaptures list={stored.data} error={stored.error} onMore={() => setStoredLimit((n) => n + STORED_PAGE)} />
     </div>
+  );
+}
+
+/** The captures stored in the notebook, newest first: name, kind, size, and the experiments that use it. */
+function StoredCaptures({ list, error, onMore }: { list: StoredCaptureList | undefined; error: string | null; onMore: () => void }) {
+  const { navigate } = useApp();
+  if (error) return <p role="alert" className="error-text">Could not list the stored captures: {error}</p>;
+  if (!list || list.total === 0) return null;
+  return (
+    <section className="capture-results stored-captures" aria-label="Stored captures">
+      <div className="title-row">
+        <h2>Stored in this notebook <span className="count">{list.total.toLocaleString('en-US')}</span></h2>
+      </div>
+      <ul className="stored-capture-list">
+        {list.items.map((c) => {
+          const first = c.links[0];
+          return (
+            <li key={c.id} data-testid="stored-capture">
+              <button type="button" className="link-button stored-capture-name" title={c.name}
+                onClick={() => navigate({ name: 'capture', captureId: c.id, experimentId: first?.experimentId ?? null, tab: 'figures' })}>
+                {c.name}
+              </button>
+              <span className={`badge capture-kind ${c.kind === 'text' ? 'capture-kind-text' : ''}`}>{c.kind}</span>
+              <span className="muted small">{formatQuantity(c.bytes, 'B')} · {plural(c.lines, 'line')}</span>
+              {first && (
+                <span className="small stored-capture-where">
+                  on <button type="button" className="link-button" onClick={() => navigate({ name: 'study', studyId: first.studyId, experimentId: first.experimentId })}>
+                    {first.studyTitle} › {first.experimentTitle}
+                  </button>
+                  {c.links.length > 1 && <span className="muted"> and {plural(c.links.length - 1, 'other experiment')}</span>}
+                </span>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {list.items.length < list.total && (
+        <p><button type="button" className="btn btn-small" onClick={onMore}>Show {Math.min(STORED_PAGE, list.total - list.items.length)} more</button></p>
+      )}
+    </section>
   );
 }
