@@ -298,12 +298,37 @@ async function importCommand(argv: string[]): Promise<number> {
   try {
     const api = backend.api;
     const studyTitle = values.study.trim();
-    const study = findStudy(api.listStudies(), studyTitle) ?? api.createStudy({ title: studyTitle });
+    const foundStudy = findStudy(api.listStudies(), studyTitle);
+    const study = foundStudy ?? api.createStudy({ title: studyTitle });
     const expTitle = values.experiment.trim();
-    const experiment = api.getStudy(study.id).experiments.find((e) => e.title === expTitle) ?? api.createExperiment(study.id, { title: expTitle });
-    const result = await (api.importCaptures(experiment.id, positionals.map((p) => ({ path: path.resolve(p) })), {
-      ...(values.kind ? { kind: values.kind } : {}), acceptResult: values['no-result'] !== true,
-    }) as unknown as Promise<ImportResult>);
+    const foundExperiment = api.getStudy(study.id).experiments.find((e) => e.title === expTitle);
+    const experiment = foundExperiment ?? api.createExperiment(study.id, { title: expTitle });
+    // Ctrl+C (or a kill): the file being stored is left out, what was stored stays, the temporary
+    // files go (backend.close), and a study or experiment made for this run that got nothing is
+    // removed again; a second Ctrl+C stops at once
+    let stopping = false;
+    const stop = (): void => {
+      if (stopping) process.exit(130);
+      stopping = true;
+      done();
+      console.error('tunebook: stopping: the file being stored is left out (Ctrl+C again to quit at once)');
+      api.cancelStoreTask();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    let result: ImportResult;
+    try {
+      result = await (api.importCaptures(experiment.id, positionals.map((p) => ({ path: path.resolve(p) })), {
+        ...(values.kind ? { kind: values.kind } : {}), acceptResult: values['no-result'] !== true,
+      }) as unknown as Promise<ImportResult>);
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
+    if (stopping && result.imported.length === 0) {
+      if (!foundStudy) { api.deleteStudy(study.id); api.deleteForever({ kind: 'study', id: study.id }); }
+      else if (!foundExperiment) { api.deleteExperiment(experiment.id); api.deleteForever({ kind: 'experiment', id: experiment.id }); }
+    }
     done();
     if (values.json) {
       process.stdout.write(JSON.stringify({ study: { id: study.id, title: study.title }, experiment: { id: experiment.id, title: experiment.title }, ...result }, null, 2) + '\n');
@@ -317,6 +342,7 @@ async function importCommand(argv: string[]): Promise<number> {
     }
     // the message names the file as a rule ("run1/fifo is a named pipe …"); the name is added when it does not
     for (const f of result.failed) console.error(`tunebook: not imported: ${f.message.includes(f.name) ? '' : `${f.name}: `}${oneLine(f.message)}`);
+    if (stopping) return 130;
     return result.failed.length ? 1 : 0;
   } finally {
     done();

@@ -3,8 +3,8 @@
  * case study C from its seed captures alone (2197 → 43.0k IOPS, +1857.2 %), the public JSON of a
  * study, stored bytes given back identical, and clear one-line errors for a user's mistakes.
  */
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ShowStudyJson } from '../../shared/showJson';
@@ -93,6 +93,30 @@ describe('tunebook import / show / cat', () => {
     expect(emptied.out).toMatch(/emptied the trash: 0 studies, 0 experiments, 1 removed capture/);
     expect(emptied.out).not.toMatch(/trash still holds/);
     expect(run('cat', '--notebook', file, '1').status).not.toBe(0);
+  });
+
+  it('Ctrl+C: the file being stored is left out, the study made for it removed again, the temporary files gone (exit 130)', async () => {
+    const file = path.join(tmp(), 'i.tunebook');
+    const big = path.join(tmp(), 'big-vmstat.txt');
+    const line = ' 1  0      0 23843768  13664 635028    0    0  7049 20093  998 2798 19  9 72  1  0\n';
+    writeFileSync(big, 'procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----\n r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st\n' + line.repeat(2_500_000));
+    const tmpdir = path.join(tmp(), 'tmpdir');
+    mkdirSync(tmpdir);
+    const child = spawn(process.execPath, [cli, 'import', '--notebook', file, '--study', 'stopped', '--experiment', 'e', big], {
+      env: { ...process.env, TUNEBOOK_USER_DATA: tmp(), TMPDIR: tmpdir },
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => { err += d.toString('utf8'); });
+    // under way (its staging file is being written): stop it
+    const staging = (dir: string): boolean => readdirSync(dir, { withFileTypes: true, recursive: true }).some((e) => e.isFile() && e.name.startsWith('stage-'));
+    const poll = setInterval(() => { if (!child.killed && staging(tmpdir)) child.kill('SIGINT'); }, 20);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearInterval(poll);
+    expect(err).toMatch(/stopping: the file being stored is left out/);
+    expect(code).toBe(130);
+    expect(readdirSync(tmpdir)).toEqual([]);
+    const shown = run('show', '--notebook', file, '--json');
+    expect(JSON.parse(shown.out)).toEqual([]);
   });
 
   it('--no-result stores the captures only; importing again links instead of storing twice', () => {

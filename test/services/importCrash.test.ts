@@ -334,7 +334,7 @@ describe('a killed import', () => {
       else if (r.outcome.kind === 'stored') stored = { id: r.outcome.id, createdAt: r.outcome.createdAt };
     }
     console.log(`SIGKILL rounds (one full import: ${T.toFixed(0)} ms):\n${report.join('\n')}`);
-    if (leftBehind) console.log(`note: the killed imports left ${leftBehind} staging files (${(leftBehindBytes / 1e6).toFixed(1)} MB) in their TMPDIR; nothing removes them later`);
+    if (leftBehind) console.log(`note: the killed imports left ${leftBehind} staging files (${(leftBehindBytes / 1e6).toFixed(1)} MB) in their TMPDIR; the next Tunebook process to need a temporary folder removes them (removeStaleTempDirs)`);
 
     // and then one import runs to the end and gives the same bytes back
     const env = envFor(userData, path.join(dir, 'tmp-final'));
