@@ -1,18 +1,34 @@
 /**
- * perf report --stdio: header (# Samples / # Event count / --header facts), the column header and its dotted
- * ruler (which gives the column spans for any --sort key set), entry rows with Children/Self or Overhead,
- * and the call-graph art under each entry (kept as chains). See docs/parsers/trace.md.
+ * perf report --stdio (tools/perf/ui/stdio/hist.c, builtin-report.c): the `# Samples` / `# Event count` /
+ * `# Total Lost Samples` lines and the --header / --header-only block; the column header and its dotted ruler, which
+ * give the column spans for any --sort key set and -n / --show-total-period; Children/Self or Overhead, one value per
+ * member with --group; --hierarchy's nested rows; the call graph under each entry in every print type (graph, fractal,
+ * flat, folded; percent, count or period values; caller or callee order), kept as a bounded tree and as its paths;
+ * perf record's summary lines and perf's warnings in front of the report. See docs/capture-json.md.
  */
 import type { CaptureParser, LineSink, Metric } from '../../types';
 import { promptCommand } from '../../text';
 import { emptyOutput, metric, snippet, table, Warnings } from './helpers';
+import { PerfMessages, RecordSummary } from './perfRecord';
 
-const SAMPLES = /^#\s*Samples:\s*([\d.,]+)\s*([KMG])?\s+of event\s+'([^']*)'/;
+const SAMPLES = /^#\s*Samples:\s*([\d.,]+)\s?([KMG])?\s+of events?\s+'([^']*)'/;
+/** entries given children_percent / overhead_percent metrics: the top TOP_N by Self (or Overhead), and by Children */
 const TOP_N = 20;
+/** rows kept in the entries table */
+const MAX_ROWS = 100_000;
+/** paths kept in the callchains table, and nodes in the callgraph table (the first ones printed: the top entries) */
 const MAX_CHAINS = 2000;
+const MAX_NODES = 5000;
+/** frames kept per node (a longer run is cut, and the path says so), levels of nesting followed */
+const MAX_FRAMES = 256;
+const MAX_DEPTH = 512;
+/** a path repeats its ancestors' frames: at most this many frames and characters of each are kept (the rest counted) */
+const MAX_PATH_FRAMES = 512;
+const MAX_CHAIN_CHARS = 8192;
 
 function detect(head: readonly string[]): number {
   let s = 0;
+  let headerBlock = 0;
   const n = Math.min(head.length, 200);
   for (let i = 0; i < n; i++) {
     const l = head[i]!;
@@ -20,8 +36,12 @@ function detect(head: readonly string[]): number {
     else if (/^#\s+(Overhead|Children)\s+\S/.test(l)) s += 0.35;
     else if (/^#\s+Event count \(approx\.\):/.test(l)) s += 0.2;
     else if (/^# To display the perf\.data header info/.test(l)) s += 0.3;
+    else if (/^# (captured on|header version|perf version|cmdline) +: /.test(l)) headerBlock++;
     if (s >= 0.95) break;
   }
+  // perf report --header-only: the perf.data header block alone (perf script --header shows it too, with samples
+  // after it, and its parser is surer of those)
+  if (headerBlock >= 3) s += 0.6;
   return Math.min(0.97, s);
 }
 
@@ -31,75 +51,168 @@ const COLUMN_KEY: Record<string, string> = {
   CPU: 'cpu', 'Source:Line': 'srcline', Trace: 'trace', 'Data Symbol': 'data_symbol', 'Data Object': 'data_object',
   'Local Weight': 'local_weight', 'Memory access': 'mem', 'Branch Mispredicted': 'mispredict',
 };
+const keyOf = (name: string): string => COLUMN_KEY[name] ?? name.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+/** columns that hold numbers (one per group member with --group) */
+const numericKey = (k: string): boolean => k.endsWith('_percent') || k === 'samples' || k === 'period';
+const LABEL_KEYS = ['command', 'object', 'symbol', 'pid', 'pid_command', 'tid', 'cpu', 'srcline'];
 
-interface Node { col: number; syms: string[]; pct: number; hasChild: boolean; }
+interface Span { name: string; key: string; start: number; end: number }
+type Cell = string | number | null;
+
+/** One node of the printed call graph: a run of frames, with the value printed on its first line (null: the "---" root). */
+interface GNode {
+  parent: GNode | null;
+  /** column where its continuation frames start */
+  col: number;
+  frames: string[];
+  /** frames beyond MAX_FRAMES, not kept */
+  cut: number;
+  value: number | null;
+  /** the value was printed with % */
+  pct: boolean;
+  level: number;
+  hasChild: boolean;
+  /** the sum and number of its children's values (in fractal mode they add up to 100 %, above the parent's own share) */
+  childSum: number;
+  childCount: number;
+  /** its callgraph table row (null when beyond MAX_NODES, or the dummy root) */
+  row: Cell[] | null;
+  virtual: boolean;
+  line: number;
+}
+
+interface Entry { idx: number; base: number; label: string; symbol: string }
+
+/** A chain (a path of the graph, a flat or folded line) before its percent is decided. */
+interface ChainRow { row: Cell[]; value: number | null; pct: boolean; base: number; root: boolean }
+
+interface Section { event: string; samples: number; count?: number; line: number; members: string[] }
 
 class PerfReportSink implements LineSink {
   private out = emptyOutput();
   private w = new Warnings();
+  private rec = new RecordSummary();
+  private msg = new PerfMessages();
+  private started = false;
+  private preamble = { n: 0, first: 0, last: 0, sample: '' };
   private header: string | null = null;
-  private spans: { name: string; start: number; end: number }[] | null = null;
-  private rows: (string | number | null)[][] = [];
+  private spans: Span[] | null = null;
+  /** --hierarchy: the sort keys, one per level, and where a level-0 row's first value ends */
+  private hier: { keys: string[]; nOver: number; base: number; path: string[] } | null = null;
   private entryKeys: string[] = [];
-  private event = '';
-  private events: { event: string; samples: number; count?: number; lost?: number; line: number }[] = [];
-  private chains: (string | number | null)[][] = [];
-  private stack: Node[] = [];
-  private entry: { idx: number; pct: number; label: string } | null = null;
+  private rows: Cell[][] = [];
+  private droppedRows = 0;
+  /** level of each hierarchy row (parallel to rows); -1 elsewhere */
+  private levels: number[] = [];
+  private section: Section | null = null;
+  private sections: Section[] = [];
+  private lost: { n: number; line: number } | null = null;
+  private entry: Entry | null = null;
+  private stack: GNode[] = [];
+  private flat: { value: number; pct: boolean; frames: string[]; cut: number; line: number } | null = null;
+  private chains: ChainRow[] = [];
+  private droppedChains = 0;
+  private nodes: Cell[][] = [];
+  private droppedNodes = 0;
+  private mode: 'graph' | 'flat' | 'folded' | null = null;
+  private fractal = false;
+  private valueRatios: number[] = [];
+  private anyNumeric = false;
+  private order = { first: 0, last: 0 };
 
   line(text: string, lineNo: number): void {
     const t = text.trim();
-    if (t === '') { this.flushChain(); return; }
-    if (t.startsWith('#')) { this.hashLine(text, t, lineNo); return; }
-    // -g folded: "8.73% a;b;c" at column 0 under an entry
-    const fm = this.entry ? /^(\d+(?:\.\d+)?)% (\S.*)$/.exec(text) : null;
-    if (fm) {
-      const syms = fm[2]!.split(';');
-      if (this.chains.length < MAX_CHAINS) this.chains.push([this.entry!.idx, this.entry!.label, Number(fm[1]), syms.length, syms.join(' <- ')]);
-      return;
+    if (t === '') { this.endGraph(); this.endFlat(); this.msg.close(); return; }
+    if (t.startsWith('#')) { this.msg.close(); this.hashLine(text, t, lineNo); return; }
+    if (this.entry) {
+      // -g folded: "8.73% a;b;c" (or a count / period) at column 0 under an entry
+      const fm = /^(-?\d+(?:\.\d+)?)(%?) (\S.*)$/.exec(text);
+      if (fm) { this.folded(Number(fm[1]), fm[2] === '%', fm[3]!, lineNo); return; }
+      // -g flat: the value at column 11, frames at column 16, a blank line after each chain
+      const vm = /^ {11}(-?\d+(?:\.\d+)?)(%?)$/.exec(text);
+      if (vm) { this.endGraph(); this.endFlat(); this.flat = { value: Number(vm[1]), pct: vm[2] === '%', frames: [], cut: 0, line: lineNo }; this.mode = 'flat'; return; }
+      if (this.flat && /^ {16}\S/.test(text)) { if (this.flat.frames.length < MAX_PATH_FRAMES) this.flat.frames.push(t); else this.flat.cut++; return; }
     }
-    if (this.spans && /^\s*-?\d+(\.\d+)?%/.test(text)) { this.flushChain(); this.entryRow(text, lineNo); return; }
-    if (this.entry && /^\s+(?:[|\s-]|\S)/.test(text)) { this.graphLine(text); return; }
+    if (this.spans && /^\s*-?\d+(\.\d+)?%/.test(text)) { this.endGraph(); this.endFlat(); this.msg.close(); this.entryRow(text, lineNo); return; }
+    if (this.entry && /^\s+no entry >= [\d.]+%$/.test(text)) return; // --hierarchy: every child under --percent-limit
+    if (this.entry && /^\s/.test(text)) { this.graphLine(text, lineNo); return; }
+    if (this.rec.line(t, lineNo)) { this.msg.close(); return; }
+    if (this.msg.line(t, lineNo)) return;
     if (!this.header && !this.out.command) {
       const c = promptCommand(text, ['perf']);
       if (c) { this.out.command = c; return; }
     }
-    if (/^(Warning|Error|Tip|Failed|no symbols found|\[ perf record)/i.test(t)) return;
+    if (!this.started) {
+      // before the report: the recorded command's own output (perf record … ; perf report …)
+      const p = this.preamble;
+      if (!p.n) { p.first = lineNo; p.sample = snippet(text); }
+      p.n++;
+      p.last = lineNo;
+      return;
+    }
     this.w.add(`line ${lineNo}: could not read "${snippet(text)}"`);
   }
 
+  /** The command line told from outside the text (a capture kit's manifest): read as a prompt line would be (-G, -g caller|callee). */
+  setCommand(cmd: string): void {
+    if (!this.out.command) this.out.command = cmd;
+  }
+
   private hashLine(text: string, t: string, lineNo: number): void {
-    this.flushChain();
+    this.endGraph();
+    this.endFlat();
     this.entry = null;
+    if (t !== '#') this.started = true;
     const sm = SAMPLES.exec(t);
     if (sm) {
       const mul = sm[2] === 'K' ? 1e3 : sm[2] === 'M' ? 1e6 : sm[2] === 'G' ? 1e9 : 1;
-      this.event = sm[3]!;
-      this.events.push({ event: sm[3]!, samples: Math.round(Number(sm[1]!.replace(/,/g, '')) * mul), line: lineNo });
+      const event = sm[3]!;
+      // --group: "anon group { cpu-clock, task-clock }" (or a named group's "{ … }")
+      const g = /\{\s*([^{}]*?)\s*\}/.exec(event);
+      const members = g ? g[1]!.split(/\s*,\s*/).filter(Boolean) : [event];
+      this.section = { event, samples: Math.round(Number(sm[1]!.replace(/,/g, '')) * mul), line: lineNo, members };
+      this.sections.push(this.section);
       this.spans = null;
+      this.hier = null;
       return;
     }
     const cm = /^#\s*Event count \(approx\.\):\s*(\d+)/.exec(t);
-    if (cm && this.events.length) { this.events[this.events.length - 1]!.count = Number(cm[1]); return; }
+    if (cm && this.section) { this.section.count = Number(cm[1]); return; }
     const lm = /^#\s*Total Lost Samples:\s*(\d+)/.exec(t);
-    if (lm) { this.out.facts.perf_lost_samples = Number(lm[1]); return; }
+    if (lm) { this.lost = { n: Number(lm[1]), line: lineNo }; this.out.facts.perf_lost_samples = Number(lm[1]); return; }
     const hm = /^#\s+([a-z][a-z ]*[a-z])\s+:\s+(.*)$/.exec(t);
     if (hm) { this.headerFact(hm[1]!, hm[2]!.trim()); return; }
-    if (/^#\s+(Children|Self|Overhead|Samples|Period)\b/.test(t)) { this.header = text; this.spans = null; return; }
-    if (this.header && /^#\s*\.{2,}/.test(t)) {
-      // the dotted ruler gives the spans of the columns named by the header line
-      const spans: { name: string; start: number; end: number }[] = [];
-      const re = /\.+/g;
-      let m: RegExpExecArray | null;
-      while ((m = re.exec(text))) spans.push({ name: '', start: m.index, end: m.index + m[0].length });
-      for (let i = 0; i < spans.length; i++) {
-        const s = spans[i]!;
-        const e = i + 1 < spans.length ? spans[i + 1]!.start : this.header.length;
-        s.name = this.header.slice(s.start, Math.max(s.end, e)).trim();
-      }
-      this.spans = spans;
-      this.entryKeys = spans.map((s) => COLUMN_KEY[s.name] ?? s.name.toLowerCase().replace(/[^a-z0-9]+/g, '_'));
+    if (/^#\s+(Children|Self|Overhead|Samples|Period)\b/.test(t)) { this.header = text; this.spans = null; this.hier = null; return; }
+    if (this.header && /^#\s*\.{2,}/.test(t)) this.ruler(text, this.header);
+  }
+
+  /** The dotted ruler gives the spans of the columns named by the header line. */
+  private ruler(text: string, header: string): void {
+    const spans: Span[] = [];
+    const re = /\.+/g;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text))) spans.push({ name: '', key: '', start: m.index, end: m.index + m[0].length });
+    for (let i = 0; i < spans.length; i++) {
+      const s = spans[i]!;
+      const e = i + 1 < spans.length ? spans[i + 1]!.start : header.length;
+      s.name = header.slice(s.start, Math.max(s.end, e)).trim();
+      s.key = keyOf(s.name);
     }
+    const members = this.section?.members.length ?? 1;
+    const expand = (keys: string[]): string[] => keys.flatMap((k) =>
+      numericKey(k) && members > 1 ? this.section!.members.map((mem, j) => (j === 0 ? k : `${k}[${mem}]`)) : [k]);
+    const last = spans[spans.length - 1];
+    if (spans.length >= 2 && last && last.name.includes(' / ')) {
+      // --hierarchy: "Overhead  Command / Shared Object / Symbol", one sort key per level of nested rows
+      const keys = last.name.split(' / ').map((k) => keyOf(k.trim()));
+      const over = spans.slice(0, -1);
+      this.hier = { keys, nOver: over.length, base: -1, path: [] };
+      this.spans = over;
+      this.entryKeys = [...expand(over.map((s) => s.key)), ...keys, 'level'];
+      return;
+    }
+    this.spans = spans;
+    this.entryKeys = expand(spans.map((s) => s.key));
   }
 
   private headerFact(key: string, value: string): void {
@@ -113,125 +226,395 @@ class PerfReportSink implements LineSink {
       case 'cpudesc': f.cpu_model = value; break;
       case 'total memory': { const m = /^(\d+)\s*kB$/.exec(value); if (m) f.memory_total_bytes = Number(m[1]) * 1024; break; }
       case 'cmdline': f.perf_record_command = value; break;
+      case 'captured on': f.perf_captured_on = value; break;
+      case 'event': {
+        // "name = cpu-clock, , id = { 53, 54 }, type = 1, …": the events perf record was asked for
+        const m = /^name = ([^,]+)/.exec(value);
+        const list = Array.isArray(f.perf_record_events) ? f.perf_record_events : [];
+        if (m && list.length < 64) f.perf_record_events = [...list, m[1]!.trim()];
+        break;
+      }
       case 'sample duration': { const m = /^([\d.]+)\s*ms$/.exec(value); if (m) f.perf_sample_duration_seconds = Number(m[1]) / 1000; break; }
       default: break;
     }
   }
 
-  private entryRow(text: string, lineNo: number): void {
+  /** The cells of a row, cut where the ruler's spans are; rows whose cells overflowed are split on runs of spaces. */
+  private cells(text: string): string[] {
     const spans = this.spans!;
-    const row: (string | number | null)[] = [this.event];
     const cells: string[] = [];
     for (let i = 0; i < spans.length; i++) {
-      const s = spans[i]!;
       const end = i + 1 < spans.length ? spans[i + 1]!.start : text.length;
-      cells.push(text.slice(s.start, end).trim());
+      cells.push(text.slice(spans[i]!.start, end).trim());
     }
-    // a cell that overflowed its span (very long names) shifts the next ones: fall back to splitting on 2+ spaces
     if (cells.some((c, i) => i < cells.length - 1 && c === '') || /\S$/.test(text.slice(0, (spans[1]?.start ?? 1) - 1))) {
       const parts = text.trim().split(/\s{2,}/);
-      if (parts.length >= spans.length) { cells.length = 0; cells.push(...parts.slice(0, spans.length - 1), parts.slice(spans.length - 1).join('  ')); }
+      const per = this.section && this.section.members.length > 1 ? this.section.members.length : 1;
+      const need = spans.reduce((a, s) => a + (numericKey(s.key) ? per : 1), 0);
       // a row cut short ("    2.94%  ls") and shifted: its percentage is not where the header says; take its words in order
-      else if (!/^-?[\d.]+%?$/.test(cells[0]!) && /^-?[\d.]+%$/.test(parts[0]!)) { cells.length = 0; cells.push(...parts, ...Array<string>(spans.length - parts.length).fill('')); }
+      if (parts.length >= need || (!/^-?[\d.]+%?$/.test(cells[0]!) && /^-?[\d.]+%$/.test(parts[0]!))) {
+        cells.length = 0;
+        let p = 0;
+        for (let i = 0; i < spans.length; i++) {
+          const take = i === spans.length - 1 ? Math.max(1, parts.length - p) : numericKey(spans[i]!.key) ? per : 1;
+          cells.push(parts.slice(p, p + take).join(i === spans.length - 1 ? '  ' : ' '));
+          p += take;
+        }
+      }
     }
-    for (let i = 0; i < cells.length; i++) {
-      const k = this.entryKeys[i]!;
-      const c = cells[i]!;
-      if (k.endsWith('_percent')) row.push(Number(c.replace('%', '')));
-      else if (k === 'samples' || k === 'period') row.push(Number(c));
-      else row.push(c);
+    return cells;
+  }
+
+  /** One cell's values for a column: numbers (one per group member) or the text. */
+  private push(row: Cell[], key: string, cell: string): void {
+    if (!numericKey(key)) { row.push(cell); return; }
+    const members = this.section?.members.length ?? 1;
+    const vals = cell.split(/\s+/);
+    for (let j = 0; j < Math.max(1, members); j++) {
+      const v = vals[j] ?? '';
+      row.push(v === '' && j > 0 ? null : Number(key.endsWith('_percent') ? v.replace('%', '') : v));
+    }
+  }
+
+  private entryRow(text: string, lineNo: number): void {
+    this.started = true;
+    const row: Cell[] = [this.section?.event ?? ''];
+    let level = -1;
+    if (this.hier) {
+      // "       33.02%        libc.so.6": the values, then the name of this level's key; the level shows in the indent
+      const h = this.hier;
+      const per = this.section && this.section.members.length > 1 ? this.section.members.length : 1;
+      const words: string[] = [];
+      let p = 0;
+      let firstEnd = -1;
+      while (words.length < h.nOver * per) {
+        while (p < text.length && (text[p] === ' ' || text[p] === '\t')) p++;
+        const start = p;
+        while (p < text.length && text[p] !== ' ' && text[p] !== '\t') p++;
+        if (p === start) break;
+        words.push(text.slice(start, p));
+        if (firstEnd < 0) firstEnd = p;
+      }
+      const name = text.slice(p).trim();
+      if (h.base < 0) h.base = firstEnd;
+      level = Math.max(0, Math.min(h.keys.length - 1, Math.round((firstEnd - h.base) / 3)));
+      for (let i = 0; i < h.nOver; i++) this.push(row, this.spans![i]!.key, words.slice(i * per, (i + 1) * per).join(' '));
+      h.path.length = level;
+      h.path[level] = name;
+      for (let i = 0; i < h.keys.length; i++) row.push(i <= level ? h.path[i] ?? '' : '');
+      row.push(level);
+    } else {
+      const cells = this.cells(text);
+      for (let i = 0; i < cells.length; i++) this.push(row, this.spans![i]!.key, cells[i]!);
     }
     row.push(lineNo);
-    if (this.rows.length < 100_000) this.rows.push(row);
-    const idx = this.rows.length;
-    const iSelf = this.entryKeys.indexOf('self_percent');
-    const iOver = this.entryKeys.indexOf('overhead_percent');
-    const iCh = this.entryKeys.indexOf('children_percent');
+    if (this.rows.length < MAX_ROWS) { this.rows.push(row); this.levels.push(level); } else this.droppedRows++;
+    const keys = this.entryKeys;
+    const at = (k: string): Cell => { const i = keys.indexOf(k); return i >= 0 ? row[i + 1] ?? null : null; };
+    const iCh = keys.indexOf('children_percent');
+    const iOver = keys.indexOf('overhead_percent');
+    const iSelf = keys.indexOf('self_percent');
     const pctIdx = iCh >= 0 ? iCh : iOver >= 0 ? iOver : iSelf;
-    const pct = pctIdx >= 0 ? Number(row[pctIdx + 1]) : NaN;
-    const label = ['command', 'symbol'].map((k) => { const i = this.entryKeys.indexOf(k); return i >= 0 ? String(row[i + 1]) : ''; }).filter(Boolean).join(' ');
-    this.entry = { idx, pct, label };
+    const base = pctIdx >= 0 ? Number(row[pctIdx + 1]) : NaN;
+    let label = ['command', 'symbol'].map((k) => String(at(k) ?? '')).filter(Boolean).join(' ');
+    if (!label) label = keys.filter((k) => !numericKey(k) && k !== 'level').map((k) => String(at(k) ?? '')).filter(Boolean).join(' ');
+    const symbol = String(at('symbol') ?? '').replace(/^\[[^\]]*\]\s+/, '');
+    this.entry = { idx: this.rows.length + this.droppedRows, base, label, symbol };
     this.stack = [];
   }
 
-  private graphLine(text: string): void {
-    if (!this.entry) return;
+  // ---------------------------------------------------------------- call graphs
+
+  /**
+   * One line of the graph art: margin, then per level "|" or " " and 10 columns; a node's first line holds
+   * "--value--frame" where its parent's frames run, its other frames start 10 columns after that "--";
+   * the single root chain is printed "---frame" (hist.c, ipchain__fprintf_graph / callchain__fprintf_graph).
+   */
+  private graphLine(text: string, lineNo: number): void {
+    const entry = this.entry!;
     let i = 0;
     const n = text.length;
-    while (i < n && (text[i] === ' ' || text[i] === '|')) i++;
+    while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 124)) i++;
     if (i >= n) return; // "|   |" spacer lines
     const rest = text.slice(i);
     if (rest.startsWith('---')) {
-      this.flushChain();
-      this.stack = [{ col: i + 3, syms: [rest.slice(3).trim()], pct: this.entry.pct, hasChild: false }];
+      this.endGraph();
+      this.mode = 'graph';
+      this.newNode(null, i + 3, rest.slice(3).trim(), null, false, lineNo, entry);
       return;
     }
-    const bm = /^--(-?[\d.]+)%--(.*)$/.exec(rest);
+    const bm = /^--(-?\d+(?:\.\d+)?)(%?)--(.*)$/.exec(rest);
     if (bm) {
+      this.mode = 'graph';
       const col = i + 10;
-      if (!this.stack.length) this.stack.push({ col: -1, syms: [], pct: this.entry.pct, hasChild: false });
+      if (!this.stack.length) this.stack.push(this.virtualRoot());
       while (this.stack.length > 1 && this.stack[this.stack.length - 1]!.col >= col) this.pop();
-      const parent = this.stack[this.stack.length - 1]!;
-      parent.hasChild = true;
-      this.stack.push({ col, syms: [...parent.syms, bm[2]!.trim()], pct: Number(bm[1]), hasChild: false });
+      if (this.stack.length >= MAX_DEPTH) return;
+      this.newNode(this.stack[this.stack.length - 1]!, col, bm[3]!.trim(), Number(bm[1]), bm[2] === '%', lineNo, entry);
       return;
     }
-    if (/^[\d.]+%\s/.test(rest)) return; // -g folded/flat percentages: not kept
+    if (!this.stack.length) return;
     while (this.stack.length > 1 && this.stack[this.stack.length - 1]!.col > i) this.pop();
-    const top = this.stack[this.stack.length - 1];
-    if (top) top.syms.push(rest.trim());
+    const top = this.stack[this.stack.length - 1]!;
+    if (top.virtual) return;
+    if (top.frames.length < MAX_FRAMES) top.frames.push(rest.trim()); else top.cut++;
+  }
+
+  private virtualRoot(): GNode {
+    return { parent: null, col: -1, frames: [], cut: 0, value: null, pct: false, level: 0, hasChild: false, childSum: 0, childCount: 0, row: null, virtual: true, line: 0 };
+  }
+
+  private newNode(parent: GNode | null, col: number, frame: string, value: number | null, pct: boolean, lineNo: number, entry: Entry): void {
+    const real = parent && !parent.virtual ? parent : null;
+    const node: GNode = {
+      parent: real, col, frames: frame ? [frame] : [], cut: 0, value, pct, level: parent ? parent.level + 1 : 0,
+      hasChild: false, childSum: 0, childCount: 0, row: null, virtual: false, line: lineNo,
+    };
+    if (parent) {
+      parent.hasChild = true;
+      if (value !== null) {
+        parent.childSum += value;
+        parent.childCount++;
+        if (pct) {
+          // fractal (-g fractal): percentages of the parent, so a child can show more than its parent, and the
+          // children of a node add up to 100 % (with "[...]" for the rest); in graph mode they never exceed it
+          const above = parent.virtual || parent.value === null ? entry.base : parent.pct ? parent.value : NaN;
+          if (value > above + 0.011 || parent.childSum > above + 0.01 * parent.childCount + 0.011 || frame.startsWith('[...]')) this.fractal = true;
+        } else if (node.level === 1) this.numeric(value, entry);
+      }
+    }
+    if (this.nodes.length < MAX_NODES) {
+      const id = this.nodes.length + 1;
+      node.row = [entry.idx, id, real?.row ? Number(real.row[1]) : null, node.level, null, value, '', lineNo];
+      this.nodes.push(node.row);
+    } else this.droppedNodes++;
+    this.stack.push(node);
   }
 
   private pop(): void {
     const node = this.stack.pop();
-    if (node && !node.hasChild && node.syms.length && this.entry && this.chains.length < MAX_CHAINS) {
-      this.chains.push([this.entry.idx, this.entry.label, node.pct, node.syms.length, node.syms.join(' <- ')]);
+    if (!node || node.virtual) return;
+    if (node.row) node.row[6] = node.frames.join(';') + (node.cut ? `;…(${node.cut} more)` : '');
+    if (node.hasChild || !this.entry) return;
+    // a leaf: its path from the top of the graph is a chain
+    const isRoot = node.value === null;
+    if (this.chains.length >= MAX_CHAINS) { this.droppedChains++; return; }
+    const nodes: GNode[] = [];
+    for (let n: GNode | null = node; n; n = n.parent) nodes.push(n);
+    const frames: string[] = [];
+    let total = 0;
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      const n = nodes[i]!;
+      total += n.frames.length + n.cut;
+      for (const f of n.frames) if (frames.length < MAX_PATH_FRAMES) frames.push(f);
     }
+    if (!total) return;
+    this.addChain(frames, total, isRoot ? null : node.value, isRoot || node.pct, node.line, node.frames[node.frames.length - 1]);
   }
 
-  private flushChain(): void {
+  /** A value printed without "%" (-g …,count or …,period): how it compares with the entry's share tells which. */
+  private numeric(value: number, entry: Entry): void {
+    if (entry.base > 0 && Number.isFinite(value) && this.valueRatios.length < 200) this.valueRatios.push(value / (entry.base / 100));
+    this.anyNumeric = true;
+  }
+
+  private endGraph(): void {
     while (this.stack.length) this.pop();
   }
 
+  private endFlat(): void {
+    const f = this.flat;
+    if (!f) return;
+    this.flat = null;
+    if (f.frames.length) this.addChain(f.frames, f.frames.length + f.cut, f.value, f.pct, f.line);
+  }
+
+  private folded(value: number, pct: boolean, stack: string, lineNo: number): void {
+    this.endGraph();
+    this.endFlat();
+    this.mode = 'folded';
+    const frames = stack.split(';');
+    this.addChain(frames.length > MAX_PATH_FRAMES ? frames.slice(0, MAX_PATH_FRAMES) : frames, frames.length, value, pct, lineNo, frames[frames.length - 1]);
+  }
+
+  /**
+   * One path of the graph (or a flat / folded chain): `frames` in printed order (at most MAX_PATH_FRAMES of `total`),
+   * `last` its last frame. Its frames are joined with " <- " up to MAX_CHAIN_CHARS, the rest counted.
+   */
+  private addChain(frames: string[], total: number, value: number | null, pct: boolean, lineNo: number, last = frames[frames.length - 1]): void {
+    const entry = this.entry!;
+    if (value !== null && !pct) this.numeric(value, entry);
+    if (this.chains.length >= MAX_CHAINS) { this.droppedChains++; return; }
+    // which way the frames run: from the entry's symbol to its callers (callee order), or to it from the outermost caller
+    if (entry.symbol && total > 1 && frames.length && last !== undefined) {
+      const name = (f: string): string => { const sp = f.indexOf(' '); return sp < 0 ? f : f.slice(0, sp); };
+      const isFirst = name(frames[0]!) === entry.symbol;
+      const isLast = name(last) === entry.symbol;
+      if (isFirst && !isLast) this.order.first++;
+      else if (isLast && !isFirst) this.order.last++;
+    }
+    let chain = '';
+    let shown = 0;
+    for (const f of frames) {
+      if (chain.length + f.length > MAX_CHAIN_CHARS) {
+        if (!shown) { chain = f.slice(0, MAX_CHAIN_CHARS) + '…'; shown = 1; }
+        break;
+      }
+      chain += (shown ? ' <- ' : '') + f;
+      shown++;
+    }
+    if (shown < total) chain += `${shown ? ' <- ' : ''}…(${total - shown} more)`;
+    this.chains.push({ row: [entry.idx, entry.label, null, total, chain, value, lineNo], value, pct, base: entry.base, root: value === null });
+  }
+
+  // ---------------------------------------------------------------- the result
+
+  /** caller: frames run from the outermost caller down; callee: from the entry's function up to its callers. */
+  private callOrder(): 'caller' | 'callee' {
+    const cmd = this.out.command ?? '';
+    if (/\breport\b/.test(cmd)) {
+      const g = /(?:\s-g\s*|--call-graph[=\s]+)(\S+)/.exec(cmd);
+      if (g && /\bcaller\b/.test(g[1]!)) return 'caller';
+      if (g && /\bcallee\b/.test(g[1]!)) return 'callee';
+      if (/\s(-G|--inverted)(\s|$)/.test(cmd)) return 'caller';
+    }
+    const children = this.entryKeys.includes('children_percent');
+    // without Children, a chain that ends at the entry's own function was printed caller first (-G)
+    if (!children && this.order.last > this.order.first) return 'caller';
+    if (!children && this.order.first > this.order.last) return 'callee';
+    return children ? 'caller' : 'callee';
+  }
+
+  /** What the printed call-graph values are: percent of the total, percent of the parent (fractal), samples or period. */
+  private valueKind(): 'percent' | 'relative_percent' | 'samples' | 'period' | 'number' {
+    if (!this.anyNumeric) return this.fractal ? 'relative_percent' : 'percent';
+    const s = this.sections[0];
+    if (!s?.samples || !s.count || !this.valueRatios.length) return 'number';
+    const r = Math.max(...this.valueRatios);
+    return Math.abs(Math.log(r / s.samples)) <= Math.abs(Math.log(r / s.count)) ? 'samples' : 'period';
+  }
+
   end() {
-    this.flushChain();
+    this.endGraph();
+    this.endFlat();
     const out = this.out;
     const metrics: Metric[] = [];
-    const multi = this.events.length > 1;
-    for (const e of this.events) {
+    const multi = this.sections.length > 1;
+    for (const e of this.sections) {
       const l = multi ? { event: e.event } : undefined;
       if (!multi) out.facts.perf_event = e.event;
       metrics.push(metric('samples_total', e.samples, 'count', l, 'Samples', [e.line, e.line]));
       if (e.count !== undefined) metrics.push(metric('event_count_total', e.count, 'count', l, 'Event count (approx.)', [e.line, e.line]));
     }
+    const [shares, counts] = this.entryMetrics(multi);
+    metrics.push(...shares);
+    if (this.lost) metrics.push(metric('lost_samples_total', this.lost.n, 'count', undefined, 'Total Lost Samples', [this.lost.line, this.lost.line]));
+    metrics.push(...counts);
+    metrics.push(...this.rec.metrics(), ...this.msg.metrics());
+    out.metrics = metrics;
+    this.rec.facts(out.facts);
+    this.msg.facts(out.facts);
+
+    out.tables = {};
     const keys = this.entryKeys;
+    if (keys.length) out.tables.entries = table(['event', ...keys, 'line'], this.rows, 'perf report rows (percentages as numbers)');
+    const graph = this.chains.length > 0 || this.nodes.length > 0;
+    if (graph) {
+      const kind = this.valueKind();
+      out.facts.perf_callgraph_order = this.callOrder();
+      out.facts.perf_callgraph_mode = this.mode === 'graph' && this.fractal ? 'fractal' : this.mode ?? 'graph';
+      out.facts.perf_callgraph_value = kind;
+      const absolute = kind === 'percent';
+      for (const c of this.chains) c.row[2] = c.root ? (Number.isFinite(c.base) ? c.base : null) : absolute && c.pct ? c.value : null;
+      for (const r of this.nodes) r[4] = r[5] === null ? this.baseOf(Number(r[0])) : absolute ? r[5] ?? null : null;
+    }
+    if (this.chains.length) {
+      out.tables.callchains = table(['entry', 'entry_label', 'percent', 'depth', 'chain', 'value', 'line'], this.chains.map((c) => c.row),
+        'paths of the call graph under each entry (leaves of the graph, flat and folded chains), frames in printed order (fact perf_callgraph_order)');
+    }
+    if (this.nodes.length) {
+      out.tables.callgraph = table(['entry', 'node', 'parent', 'level', 'percent', 'value', 'frames', 'line'], this.nodes,
+        'the call graph as printed: one row per node (a run of frames joined with ";"), parent node, value as printed');
+    }
+    if (this.preamble.n) {
+      const p = this.preamble;
+      this.w.add(`${p.first === p.last ? `line ${p.first}` : `lines ${p.first}-${p.last}`}: ${p.n} line${p.n > 1 ? 's' : ''} before the report, not perf's (the recorded command's own output?), not read: "${p.sample}"`);
+    }
+    if (this.droppedRows) this.w.add(`${this.droppedRows} entries beyond ${MAX_ROWS} were not kept in the entries table`);
+    if (this.droppedChains || this.droppedNodes) {
+      this.w.add(`call graphs beyond the first ${MAX_CHAINS} paths / ${MAX_NODES} nodes were not kept (${this.droppedChains} paths, ${this.droppedNodes} nodes): the top entries' graphs are`);
+    }
+    for (const u of this.rec.unread) this.w.add(u);
+    if (!this.sections.length && !this.rows.length) {
+      if (out.toolVersion || out.facts.perf_record_command) this.w.add('the perf.data header only (perf report --header-only): no entries');
+      else this.w.add(`no perf report rows found${this.rec.lines ? ' (only perf record\'s summary)' : ''}`);
+    }
+    out.warnings = this.w.done();
+    return out;
+  }
+
+  private baseOf(entryIdx: number): number | null {
+    const r = this.rows[entryIdx - 1];
+    if (!r) return null;
+    const keys = this.entryKeys;
+    const iCh = keys.indexOf('children_percent');
+    const iOver = keys.indexOf('overhead_percent');
+    const iSelf = keys.indexOf('self_percent');
+    const i = iCh >= 0 ? iCh : iOver >= 0 ? iOver : iSelf;
+    const v = i >= 0 ? r[i + 1] : null;
+    return typeof v === 'number' && Number.isFinite(v) ? v : null;
+  }
+
+  /** overhead_percent (Self or Overhead) and children_percent, with samples_total (-n) and event_count_total (Period), of the top entries. */
+  private entryMetrics(multi: boolean): [Metric[], Metric[]] {
+    const keys = this.entryKeys;
+    if (!keys.length || !this.rows.length) return [[], []];
     const iSelf = keys.indexOf('self_percent');
     const iOver = keys.indexOf('overhead_percent');
     const iCh = keys.indexOf('children_percent');
     const selfIdx = (iOver >= 0 ? iOver : iSelf) + 1;
-    const labelKeys = ['command', 'object', 'symbol', 'pid', 'pid_command', 'tid', 'cpu', 'srcline'];
-    const byPct = this.rows.slice().sort((a, b) => Number(b[selfIdx]) - Number(a[selfIdx]));
-    for (const r of byPct.slice(0, TOP_N)) {
+    const chIdx = iCh + 1;
+    const members = this.sections.length === 1 && this.sections[0]!.members.length > 1 ? this.sections[0]!.members : null;
+    const leafLevel = this.hier ? this.hier.keys.length - 1 : -1;
+    const cand = this.rows.filter((_, i) => leafLevel < 0 || this.levels[i] === leafLevel);
+    const num = (v: Cell | undefined): number => (typeof v === 'number' ? v : NaN);
+    const bySelf = selfIdx > 0 ? cand.slice().sort((a, b) => (num(b[selfIdx]) || 0) - (num(a[selfIdx]) || 0)).slice(0, TOP_N) : [];
+    const byChildren = chIdx > 0 ? cand.slice().sort((a, b) => (num(b[chIdx]) || 0) - (num(a[chIdx]) || 0)).slice(0, TOP_N) : [];
+    const chosen = [...bySelf, ...byChildren.filter((r) => !bySelf.includes(r))];
+    const metrics: Metric[] = [];
+    const counts: Metric[] = [];
+    const selfColumn = keys[selfIdx - 1] === 'self_percent' ? 'Self' : 'Overhead';
+    for (const r of chosen) {
       const labels: Record<string, string> = {};
-      for (const k of labelKeys) { const i = keys.indexOf(k); if (i >= 0) labels[k] = String(r[i + 1]); }
+      for (const k of LABEL_KEYS) { const i = keys.indexOf(k); if (i >= 0) labels[k] = String(r[i + 1]); }
       if (multi) labels.event = String(r[0]);
       const line = Number(r[r.length - 1]);
-      if (selfIdx > 0) metrics.push(metric('overhead_percent', Number(r[selfIdx]), '%', labels, keys[selfIdx - 1] === 'self_percent' ? 'Self' : 'Overhead', [line, line]));
-      if (iCh >= 0) metrics.push(metric('children_percent', Number(r[iCh + 1]), '%', labels, 'Children', [line, line]));
+      const lines: [number, number] = [line, line];
+      const each = (key: string, name: string, unit: string, column: string, to = metrics): void => {
+        const i = keys.indexOf(key);
+        if (i < 0) return;
+        // counts of a row cut short are left out; a percentage that cannot be read is said so (by the registry)
+        const keep = (v: number): boolean => unit === '%' || Number.isFinite(v);
+        if (!members) { const v = num(r[i + 1]); if (keep(v)) to.push(metric(name, v, unit, labels, column, lines)); return; }
+        members.forEach((mem, j) => {
+          const at = keys.indexOf(j === 0 ? key : `${key}[${mem}]`);
+          const v = at >= 0 ? num(r[at + 1]) : NaN;
+          if (at >= 0 && r[at + 1] !== null && keep(v)) to.push(metric(name, v, unit, { ...labels, event: mem }, column, lines));
+        });
+      };
+      if (selfIdx > 0) each(keys[selfIdx - 1]!, 'overhead_percent', '%', selfColumn);
+      if (iCh >= 0) each('children_percent', 'children_percent', '%', 'Children');
+      each('samples', 'samples_total', 'count', 'Samples', counts);
+      each('period', 'event_count_total', 'count', 'Period', counts);
     }
-    out.metrics = metrics;
-    out.tables = {};
-    if (keys.length) out.tables.entries = table(['event', ...keys, 'line'], this.rows, 'perf report rows (percentages as numbers)');
-    if (this.chains.length) out.tables.callchains = table(['entry', 'entry_label', 'percent', 'depth', 'chain'], this.chains, 'call chains under each entry, frames in printed order');
-    if (!this.events.length && !this.rows.length) this.w.add('no perf report rows found');
-    out.warnings = this.w.done();
-    return out;
+    return [metrics, counts];
   }
 }
 
 export const perfReportParser: CaptureParser = {
   id: 'perf-report',
   title: 'perf report --stdio',
+  commands: [{ program: 'perf', args: /^(?:-\S+\s+)*report\b/ }],
   detect,
   open: () => new PerfReportSink(),
 };
