@@ -2,7 +2,7 @@
  * The `tunebook` command line: the same services as the app, from a terminal or a script.
  *   tunebook serve | parse | diff | import | show | cat | report | import-bundle | reparse | vacuum   (see HELP)
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Backend, APP_VERSION, NOTEBOOK_EXTENSION, defaultNotebookPath } from '../services/backend';
@@ -428,10 +428,22 @@ async function importBundleCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new TunebookError('invalid', 'give one bundle: tunebook import-bundle PATH');
   const file = path.resolve(positionals[0]!);
   if (!existsSync(file)) throw new TunebookError('not-found', `no such file: ${positionals[0]}`);
-  const backend = openBackend(notebookFile(values.notebook));
+  const notebook = notebookFile(values.notebook);
+  const created = !existsSync(notebook);
+  const backend = openBackend(notebook);
   const done = progressPrinter(backend);
   try {
-    const r = await (backend.api.importBundle({ path: file }) as unknown as Promise<BundleImportResult>);
+    let r: BundleImportResult;
+    try {
+      r = await (backend.api.importBundle({ path: file }) as unknown as Promise<BundleImportResult>);
+    } catch (err) {
+      // a rejected bundle writes nothing: not even the notebook this run would have made for it
+      if (created) {
+        backend.close();
+        for (const f of [notebook, `${notebook}-wal`, `${notebook}-shm`]) rmSync(f, { force: true });
+      }
+      throw err;
+    }
     done();
     if (values.json) {
       process.stdout.write(JSON.stringify(r, null, 2) + '\n');

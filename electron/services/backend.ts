@@ -521,6 +521,8 @@ export class Backend {
       const out = path.join(work, format === 'pdf' ? `${path.basename(name, path.extname(name))}.html` : name);
       const written = await this.runStore<{ files: string[]; bytes: number }>({
         op: 'export', notebook: this.notebookPath, studyId: study.id, experimentIds, format: format === 'pdf' ? 'html' : format, out, appVersion: this.appVersion,
+        // progress names the file the user asked for (a PDF is printed from an HTML file of ours)
+        label: name,
       });
       let files = written.files;
       if (format === 'pdf') {

@@ -34,7 +34,7 @@ export type StoreJob =
   | { op: 'reparse'; notebook: string; captureIds: number[] | null; kind?: string | null }
   | { op: 'compact'; notebook: string; purgeBefore: string }
   | { op: 'report'; notebook: string; studyId: number; experimentIds: number[] | null; appVersion: string }
-  | { op: 'export'; notebook: string; studyId: number; experimentIds: number[] | null; format: 'html' | 'md' | 'eln'; out: string; appVersion: string }
+  | { op: 'export'; notebook: string; studyId: number; experimentIds: number[] | null; format: 'html' | 'md' | 'eln'; out: string; appVersion: string; label?: string }
   | { op: 'bundle'; notebook: string; file: string; stagingDir: string; name?: string };
 
 export type StoreEvent =
@@ -202,7 +202,7 @@ async function compact(job: Extract<StoreJob, { op: 'compact' }>, emit: (e: Stor
 async function exportStudy(job: Extract<StoreJob, { op: 'export' }>, emit: (e: StoreEvent) => void): Promise<{ files: string[]; bytes: number }> {
   return withDb(job.notebook, async (db) => {
     const progress = throttled(emit);
-    const name = path.basename(job.out);
+    const name = job.label ?? path.basename(job.out);
     const sel = { studyId: job.studyId, experimentIds: job.experimentIds };
     progress({ task: 'export', file: name, index: 0, count: 1, read: 0, total: 1 });
     let files: string[];

@@ -88,5 +88,9 @@ describe('tunebook report / import-bundle', () => {
     expect(r.err).toMatch(/^tunebook: .*not-a-bundle\.eln/);
     expect(readdirSync(tmp()).filter((f) => f.startsWith('x.'))).toEqual([]);
     expect(existsSync(path.join(tmp(), 'x-charts'))).toBe(false);
+    // a rejected bundle into a notebook that did not exist: no notebook is left behind either
+    const fresh = path.join(tmp(), 'fresh.tunebook');
+    expect(run('import-bundle', '--notebook', fresh, path.join(tmp(), 'not-a-bundle.eln')).status).toBe(2);
+    expect(readdirSync(tmp()).filter((f) => f.startsWith('fresh'))).toEqual([]);
   });
 });
