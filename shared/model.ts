@@ -321,6 +321,11 @@ export interface ImportResult {
   failed: { name: string; message: string }[];
   /** the primary result set from a headline figure (acceptResult), else null */
   result: ResultMetric | null;
+  /**
+   * With acceptResult: the same measurement from the other captures of this import (several runs
+   * of one benchmark, e.g. ab1.txt ab2.txt), added beside the primary result as its repeats
+   */
+  runs?: ResultMetric[];
   /** the import was cancelled: `imported` were stored before it, the rest are in `failed` */
   cancelled?: boolean;
 }

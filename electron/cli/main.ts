@@ -339,6 +339,7 @@ async function importCommand(argv: string[]): Promise<number> {
         console.log(`  ${how}: ${c.name}  capture ${c.captureId}  ${c.kind}  ${bytesText(c.bytes)}, ${formatNumber(c.lines)} lines  sha256 ${c.sha256.slice(0, 12)}…`);
       }
       if (result.result) console.log(`  result: ${resultText(result.result)} from ${result.result.source?.captureName ?? 'a capture'}`);
+      for (const r of result.runs ?? []) console.log(`  another run: ${resultText(r)} from ${r.source?.captureName ?? 'a capture'}`);
     }
     // the message names the file as a rule ("run1/fifo is a named pipe …"); the name is added when it does not
     for (const f of result.failed) console.error(`tunebook: not imported: ${f.message.includes(f.name) ? '' : `${f.name}: `}${oneLine(f.message)}`);

@@ -99,10 +99,14 @@ async function importFiles(job: Extract<StoreJob, { op: 'import' }>, emit: (e: S
     const acceptResult = (experimentId: number, note?: string): LinkOptions => ({
       ...(note ? { note } : {}),
       afterLink: () => {
-        if (!job.acceptResult || out.result) return;
+        if (!job.acceptResult) return;
         const p = resultProposal(db, q.getExperiment(db, experimentId)!);
-        const c = p && !p.repeat ? p.candidates[p.preferred] : undefined;
-        if (c) out.result = service.addResultMetric(experimentId, { name: c.name, value: c.value, unit: c.unit, better: c.better, primary: true, source: c.source });
+        const c = p ? p.candidates[p.preferred] : undefined;
+        if (!p || !c) return;
+        const add = (primary: boolean) => service.addResultMetric(experimentId, { name: c.name, value: c.value, unit: c.unit, better: c.better, primary, source: c.source });
+        if (!p.repeat) { if (!out.result) out.result = add(true); return; }
+        // another run of the measurement this import made the primary result: a repeat beside it
+        if (out.result && c.name === out.result.name) (out.runs ??= []).push(add(false));
       },
     });
     const stored = (imported: ImportedCapture, studyId: number): void => {

@@ -119,6 +119,19 @@ describe('tunebook import / show / cat', () => {
     expect(JSON.parse(shown.out)).toEqual([]);
   });
 
+  it('several runs of one benchmark imported together: the first is the primary result, the others its repeats', () => {
+    const ab = (f: string) => path.join(__dirname, '..', 'fixtures', 'captures', 'ab', f);
+    const r = run('import', '--notebook', path.join(tmp(), 'runs.tunebook'), '--study', 'ab', '--experiment', 'three runs', ab('plain.txt'), ab('keepalive.txt'), ab('post.txt'), '--json');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.out) as { result: { name: string; primary: boolean }; runs: { name: string; primary: boolean; source: { captureName: string } }[] };
+    expect(out.result).toMatchObject({ name: 'requests_per_second', primary: true });
+    expect(out.runs.map((x) => [x.name, x.primary, x.source.captureName])).toEqual([
+      ['requests_per_second', false, 'keepalive.txt'], ['requests_per_second', false, 'post.txt'],
+    ]);
+    const s = JSON.parse(run('show', '--notebook', path.join(tmp(), 'runs.tunebook'), '--json', 'ab').out) as ShowStudyJson;
+    expect(s.experiments[0]!.results).toHaveLength(3);
+  });
+
   it('--no-result stores the captures only; importing again links instead of storing twice', () => {
     const r = importInto('baseline', '--no-result', seedPath('fio-randwrite-4k-qd64-j64.txt'));
     expect(r.status).toBe(0);
