@@ -9,6 +9,7 @@ import { metricInfo } from './metrics';
 import { comparableUnits, convertValue, displayScale, formatQuantity } from './units';
 import { formatPercent, requirementText } from './format';
 import { minMaxDownsample } from './downsample';
+import { isSetApart } from './timeline';
 
 export interface ChartSeries {
   name: string;
@@ -142,7 +143,7 @@ type Drawn = Omit<ChartSeries, 'name' | 'mode' | 'tone'>;
  */
 function keptAndApart(name: string, point: (keep: (r: TimelineRow) => boolean) => Drawn, kept: (r: TimelineRow) => boolean): ChartSeries[] {
   const series: ChartSeries[] = [{ name, ...point(kept), mode: 'line' }];
-  const apart = point((r) => !kept(r) && (r.status === 'failed' || r.status === 'reverted'));
+  const apart = point((r) => !kept(r) && isSetApart(r));
   if (apart.y.some((v) => v !== null)) series.push({ name: 'failed or reverted (set apart)', ...apart, mode: 'points', tone: 'muted' });
   return series;
 }

@@ -175,6 +175,11 @@ export function countsTowardGoal(r: Pick<TimelineRow, 'status'>): boolean {
   return r.status === 'kept';
 }
 
+/** Whether a step is an attempt shown apart from the chain of kept steps: a failed or reverted one. */
+export function isSetApart(r: Pick<TimelineRow, 'status'>): boolean {
+  return r.status === 'failed' || r.status === 'reverted';
+}
+
 /** The metric most experiments have as primary (normally the study's one metric). */
 export function mainMetric(rows: readonly Pick<TimelineRow, 'metric'>[]): string | null {
   const counts = new Map<string, number>();

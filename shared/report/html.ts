@@ -14,6 +14,7 @@ import { escapeHtml } from '../html';
 import { markdownToHtml } from '../markdown';
 import { lineChartSvg } from './svgChart';
 import type { ReportCapture, ReportStory, StoryStep } from './story';
+import { isSetApart } from '../timeline';
 
 const esc = escapeHtml;
 
@@ -132,7 +133,7 @@ function timelineHtml(story: ReportStory, charts: ReturnType<typeof reportChartS
   if (!story.timeline.length) return '';
   const main = charts.find((c) => c.main);
   const others = charts.filter((c) => !c.main);
-  const rows = story.timeline.map((r) => `<tr${r.inChain || r.status === 'planned' ? '' : ' class="set-apart"'}><td>${esc(r.step)}</td><td><a href="#${esc(r.anchor)}">${esc(r.title)}</a></td><td>${statusBadge(r.status)}</td>`
+  const rows = story.timeline.map((r) => `<tr${isSetApart(r) ? ' class="set-apart"' : ''}><td>${esc(r.step)}</td><td><a href="#${esc(r.anchor)}">${esc(r.title)}</a></td><td>${statusBadge(r.status)}</td>`
     + `<td class="num">${esc(r.value)}</td><td class="num">${esc(r.stepChange)}</td><td class="num">${esc(r.cumulative)}</td><td class="num">${esc(r.share)}</td><td>${esc(r.goal)}</td></tr>`).join('');
   return `<h2 id="results">Results, step by step</h2>`
     + (main ? `<figure class="chart">${main.svg}</figure>` : '')

@@ -8,6 +8,7 @@
 import { escapeMarkdown, markdownCodeBlock, safeMarkdown } from '../markdown';
 import { reportChartSvgs } from './html';
 import type { ReportCapture, ReportStory, StoryStep } from './story';
+import { isSetApart } from '../timeline';
 
 /** Lines of a capture's raw text the Markdown shows (the whole capture travels in the bundle). */
 export const MARKDOWN_RAW_LINES = 60;
@@ -89,7 +90,7 @@ export function renderMarkdown(story: ReportStory, chartDir: string): MarkdownRe
     const main = charts.find((c) => c.main);
     if (main) out.push(image(main), '');
     out.push(table(['#', 'Experiment', 'Status', `Value${story.mainMetric ? ` (${story.mainMetric})` : ''}`, 'Step', 'Cumulative', 'Share of gain', 'Goal'],
-      story.timeline.map((r) => [r.step, r.inChain || r.status === 'planned' ? r.title : `${r.title} (set apart)`, r.status, r.value, r.stepChange, r.cumulative, r.share, r.goal]),
+      story.timeline.map((r) => [r.step, isSetApart(r) ? `${r.title} (set apart)` : r.title, r.status, r.value, r.stepChange, r.cumulative, r.share, r.goal]),
       [false, false, false, true, true, true, true, false]), '');
     const others = charts.filter((c) => !c.main);
     if (others.length) out.push('### Other metrics', '', ...others.flatMap((c) => [image(c), '']));

@@ -10,7 +10,7 @@ import type { ChartData } from '../chartData';
 import { formatBytes, formatPercent, requirementText } from '../format';
 import { metricInfo } from '../metrics';
 import type { ConfigChange, Experiment, ExperimentStatus, HardwareProfile, Study, StudyComparison, TimelineRow } from '../model';
-import { computeComparison, mainMetric } from '../timeline';
+import { computeComparison, isSetApart, mainMetric } from '../timeline';
 import { formatNumber, formatQuantity } from '../units';
 
 /** A capture on an experiment, as the report shows it (read from the notebook by the report service). */
@@ -171,7 +171,7 @@ function summaryOf(c: StudyComparison, study: Study): string[] {
     if (firstAll >= 0) out.push(`${n === 1 ? 'The requirement is' : `All ${spelled(n)} requirements are`} first met by step ${stepNo(firstAll)}, “${c.rows[firstAll]!.title}”.`);
     else out.push(`No experiment meets all ${spelled(n)} requirements yet.`);
   }
-  const apart = c.rows.filter((r) => !r.inChain && (r.status === 'failed' || r.status === 'reverted')).length;
+  const apart = c.rows.filter(isSetApart).length;
   if (apart) out.push(`${count(apart, 'attempt')} failed or ${apart === 1 ? 'was' : 'were'} reverted; ${apart === 1 ? 'it is' : 'they are'} shown set apart and not counted in the gain.`);
   return out;
 }
@@ -278,7 +278,7 @@ export function buildStory(input: ReportInput): ReportStory {
     steps: experiments.map((e, i) => {
       const r = c.rows[i]!;
       const remarks: string[] = [];
-      if (!r.inChain && (r.status === 'failed' || r.status === 'reverted')) remarks.push(`${STATUS_WORDS[r.status]}: set apart, not counted in the gain`);
+      if (isSetApart(r)) remarks.push(`${STATUS_WORDS[r.status]}: set apart, not counted in the gain`);
       if (r.significant === false) remarks.push('the change lies within the spread of the repeated runs (within noise)');
       if (r.runs > 1 && r.spread) remarks.push(`median of ${r.runs} runs, ${formatQuantity(r.spread.min, r.unit ?? '', r.metric ?? undefined)}–${formatQuantity(r.spread.max, r.unit ?? '', r.metric ?? undefined)}`);
       return {

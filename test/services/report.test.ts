@@ -62,6 +62,15 @@ describe('reports', () => {
     if (process.env.TUNEBOOK_KEEP_REPORTS) writeFileSync(path.join(process.env.TUNEBOOK_KEEP_REPORTS, 'case-a.html'), html);
   });
 
+  it('a kept step that measured nothing yet is neither set apart nor judged', async () => {
+    await api.createExperiment(ids.a, { title: 'not measured yet', status: 'kept' });
+    const md = readFileSync((await exportTo(ids.a, 'md', 'a.md')).path!, 'utf8');
+    expect(md).toMatch(/\| 3 \| not measured yet \| kept \|/);
+    expect(md).not.toMatch(/not measured yet \(set apart\)/);
+    const html = readFileSync((await exportTo(ids.a, 'html', 'a2.html')).path!, 'utf8');
+    expect(html).not.toMatch(/<tr class="set-apart"><td>3<\/td>/);
+  });
+
   it('case B: every requirement judged, four of five failing at the baseline, the reverted step set apart', async () => {
     const html = readFileSync((await exportTo(ids.b, 'html', 'b.html')).path!, 'utf8');
     const text = textOf(html);
