@@ -23,7 +23,7 @@ export const RULES: readonly FindingRule[] = GROUPS.flatMap((g) => g.rules);
  * The capture engine's version, stored with every parsed capture. Raise it when a parser reads
  * more or reads differently; `tunebook reparse` then brings stored captures up to date.
  */
-export const CAPTURE_ENGINE_VERSION = 2;
+export const CAPTURE_ENGINE_VERSION = 3;
 
 /** How much of the start of a capture detection looks at. */
 export const DETECT_BYTES = 64 * 1024;
