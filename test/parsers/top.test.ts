@@ -250,4 +250,23 @@ describe('top run interactively, as script(1) records it (issue 11)', () => {
     // no escape left over in anything it says ("(B" was ESC ( B, the charset designation)
     expect(c.warnings.join('\n')).not.toMatch(/\(B|\x1b/);
   });
+
+  it('reads every redrawn frame: the one glued to the last row before it, its rows under the header not printed again', () => {
+    const text = read('top-interactive-script-n4.txt');
+    const c = parseText(text, { kind: 'top' });
+    expect(c.warnings).toEqual([]); // script(1)'s "Script started/done" lines are its own, not top's
+    const frames = c.tables!.frames!.rows;
+    expect(frames.map((r) => r[1])).toEqual(['01:07:56', '01:07:57', '01:07:58', '01:07:59']);
+    expect(series(c, 'load_1m')?.values).toHaveLength(4);
+    expect(series(c, 'tasks_total')?.values.every((v) => v > 0)).toBe(true);
+    // every frame's process rows, as many as the screen had room for (the raw text, frame by frame)
+    const rows = c.tables!.processes!.rows;
+    for (const f of [1, 2, 3, 4]) expect(rows.filter((r) => r[0] === f).length).toBeGreaterThanOrEqual(25);
+    // a row of frame 2 read with frame 1's columns: its PID, %CPU and command as the screen showed them
+    expect(text).toContain('32687 root      20   0   12.6g 356876  60480 S  72.3   1.4   0:02.44 node');
+    const cols = c.tables!.processes!.columns;
+    const row = rows.find((r) => r[0] === 2 && r[cols.indexOf('PID')] === 32687)!;
+    expect(row[cols.indexOf('%CPU')]).toBe(72.3);
+    expect(row[cols.indexOf('COMMAND')]).toBe('node');
+  });
 });

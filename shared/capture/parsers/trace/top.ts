@@ -122,8 +122,12 @@ class TopSink implements LineSink {
     this.memBlocks = 0;
     this.frame = this.frames.length;
     this.frames.push({ index: this.frame + 1, line: lineNo, time });
+    if (this.cols) this.lastCols = this.cols;
     this.cols = null;
   }
+
+  /** the process table header of the frame before (a redrawn interactive frame may not print it again) */
+  private lastCols: string[] | null = null;
 
   private push(name: string, column: string, unit: Unit, value: number, lineNo: number, labels?: Record<string, string>): void {
     if (!Number.isFinite(value)) return;
@@ -140,10 +144,28 @@ class TopSink implements LineSink {
   }
 
   line(text: string, lineNo: number): void {
+    // interactive top recorded by script(1): a new frame starts where the cursor went home (ESC [H,
+    // cleaned away), often right after the last row of the frame before, on the same line
+    const glued = text.indexOf('top - ');
+    if (glued > 0 && TOP_LINE.test(text.slice(glued))) {
+      this.line(text.slice(0, glued), lineNo);
+      this.line(text.slice(glued), lineNo);
+      return;
+    }
     // a process row (a PID first) under a table header: none of the summary patterns can match it
     if (this.cols !== null && this.pidRow(text)) { this.procRow(text, lineNo); return; }
+    // a redrawn frame of interactive top leaves the lines that did not change (the column header)
+    // on the screen without printing them again: its rows are under the header of the frame before
+    if (this.cols === null && this.lastCols !== null && this.frame > 0 && this.pidRow(text)) {
+      this.cols = this.lastCols;
+      this.expectHeader = false;
+      this.procRow(text, lineNo);
+      return;
+    }
     const t = text.trim();
     if (t === '') { return; }
+    // script(1)'s own first and last lines around a recording
+    if (t.startsWith('Script started on ') || t.startsWith('Script done on ')) return;
     const m = TOP_LINE.exec(text);
     if (m) {
       this.newFrame(lineNo, m[1]!);
