@@ -26,6 +26,18 @@ const SYSCTL_BY_NAME: [RegExp, string][] = [
   [/swappiness/i, 'vm.swappiness'],
 ];
 
+/**
+ * Socket counts by state (`ss -tan state time-wait | wc -l > tw-count.txt`), read as the state-count
+ * line ss's parser reads ("301 TIME-WAIT"). wc -l counts ss's header line too unless ss ran with -H:
+ * the warning says so, the count is kept as saved.
+ */
+const STATE_BY_NAME: [RegExp, string][] = [
+  [/time[-_.]?wait|timewait|(?:^|[-_.])tw(?:[-_.]|$)/i, 'TIME-WAIT'],
+  [/close[-_.]?wait/i, 'CLOSE-WAIT'],
+  [/estab/i, 'ESTAB'],
+  [/syn[-_.]?recv/i, 'SYN-RECV'],
+];
+
 const ULIMIT_BY_NAME: [RegExp, string, string][] = [
   [/ulimit[-_ ]?n(?![a-z])|nofile|open[-_]?files/i, 'open files', 'n'],
   [/ulimit[-_ ]?u(?![a-z])|nproc/i, 'max user processes', 'u'],
@@ -45,5 +57,8 @@ export function bareValue(lines: readonly string[], file: string | undefined): B
   for (const [re, k] of SYSCTL_BY_NAME) if (re.test(name)) return { kind: 'sysctl', line: `${k} = ${v}`, meaning: `sysctl ${k}` };
   if (/\s/.test(v)) return null; // several numbers: only a sysctl key can hold them
   for (const [re, label, flag] of ULIMIT_BY_NAME) if (re.test(name)) return { kind: 'ulimit', line: `${label} (-${flag}) ${v}`, meaning: `ulimit -${flag}` };
+  for (const [re, state] of STATE_BY_NAME) {
+    if (re.test(name)) return { kind: 'ss', line: `${v} ${state}`, meaning: `a count of ${state} sockets (ss … | wc -l counts ss's header line too, unless ss ran with -H)` };
+  }
   return null;
 }

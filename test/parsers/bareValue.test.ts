@@ -27,6 +27,17 @@ describe('a bare value', () => {
     expect(range.settings['net.ipv4.ip_local_port_range']?.split(/\s+/)).toEqual(read('net.ipv4.ip_local_port_range.txt').trim().split(/\s+/));
   });
 
+  it('ss … state time-wait | wc -l saved as tw-count.txt is a count of TIME-WAIT sockets', () => {
+    for (const file of ['tw-count.txt', 'time-wait-H.txt']) {
+      const c = parseText(read(file), { file });
+      expect([c.kind, c.confidence]).toEqual(['ss', BARE_VALUE_CONFIDENCE]);
+      expect(c.metrics.find((m) => m.name === 'sockets_total' && m.labels?.state === 'time_wait')?.value).toBe(Number(read(file).trim()));
+      expect(c.warnings.join('\n')).toMatch(/read as a count of TIME-WAIT sockets .*header line/);
+    }
+    const e = parseText(read('estab-count.txt'), { file: 'estab-count.txt' });
+    expect(e.metrics.find((m) => m.name === 'sockets_total' && m.labels?.state === 'established')?.value).toBe(Number(read('estab-count.txt').trim()));
+  });
+
   it('without a telling name, or with more than a value, it stays plain text', () => {
     for (const [text, file] of [['4096\n', 'value.txt'], ['4096\n', undefined], ['4096\n8192\n', 'somaxconn.txt'], ['32768 60999\n', 'ulimit-n.txt'], ['hello\n', 'somaxconn.txt']] as const) {
       expect(parseText(text, file ? { file } : {}).kind, `${JSON.stringify(text)} ${file}`).toBe('text');
