@@ -104,8 +104,9 @@ function Metrics({ c }: { c: ExperimentComparison }) {
               <BarChart
                 key={m.name}
                 bars={[
-                  { label: 'A', value: m.a! * scale.factor, text: formatQuantity(m.a!, m.unit, m.name), tone: 'a' },
-                  { label: 'B', value: m.b! * scale.factor, text: formatQuantity(m.b!, m.unit, m.name), tone: 'b' },
+                  // the experiments by name, so an exported chart says what A and B were
+                  { label: `A · ${shortTitle(c.a.experiment.title)}`, value: m.a! * scale.factor, text: formatQuantity(m.a!, m.unit, m.name), tone: 'a' },
+                  { label: `B · ${shortTitle(c.b.experiment.title)}`, value: m.b! * scale.factor, text: formatQuantity(m.b!, m.unit, m.name), tone: 'b' },
                 ]}
                 title={`${metricInfo(m.name).label} · ${m.name}`}
                 yTitle={scale.label}
@@ -172,13 +173,17 @@ function Overlay({ c }: { c: ExperimentComparison }) {
   const columns = useMemo(() => [...new Set((capA.data?.parsed.series ?? []).map((s) => s.column))], [capA.data]);
   const [column, setColumn] = useState<string | null>(null);
   const col = column ?? (columns.includes('w/s') ? 'w/s' : columns[0] ?? null);
+  // the column's series on A (one per device, CPU, process …): which one to overlay
+  const variants = useMemo(() => (capA.data?.parsed.series ?? []).filter((s) => s.column === col).map((s) => labelText(s.labels)), [capA.data, col]);
+  const [variant, setVariant] = useState<string | null>(null);
+  const chosen = variant !== null && variants.includes(variant) ? variant : variants.includes('cpu=all') ? 'cpu=all' : variants[0] ?? '';
   const [points, setPoints] = useState<SeriesPoints[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     if (!capA.data || !capB.data || col === null) return;
     // the same column on both sides; the same labels (device, cpu …) where B has them
-    const ia = capA.data.parsed.series.findIndex((s) => s.column === col);
+    const ia = capA.data.parsed.series.findIndex((s) => s.column === col && labelText(s.labels) === chosen);
     const sa = capA.data.parsed.series[ia];
     const sameLabels = capB.data.parsed.series.findIndex((s) => s.column === col && JSON.stringify(s.labels ?? {}) === JSON.stringify(sa?.labels ?? {}));
     const ib = sameLabels >= 0 ? sameLabels : capB.data.parsed.series.findIndex((s) => s.column === col);
@@ -189,7 +194,7 @@ function Overlay({ c }: { c: ExperimentComparison }) {
       (e) => { if (live) setError(describeError(e).message); },
     );
     return () => { live = false; };
-  }, [api, capA.data, capB.data, col, pair.a.captureId, pair.b.captureId]);
+  }, [api, capA.data, capB.data, col, chosen, pair.a.captureId, pair.b.captureId]);
 
   const chart = useMemo(() => {
     if (!points || points.length < 2) return null;
@@ -220,6 +225,13 @@ function Overlay({ c }: { c: ExperimentComparison }) {
             {columns.map((x) => <option key={x} value={x}>{x}</option>)}
           </select>
         </label>
+        {variants.length > 1 && (
+          <label className="field inline"><span>Of</span>
+            <select aria-label="Series of the column" value={chosen} onChange={(e) => setVariant(e.target.value)}>
+              {variants.map((x) => <option key={x} value={x}>{x || '(whole)'}</option>)}
+            </select>
+          </label>
+        )}
         <span className="muted small">{pair.a.name} (A) and {pair.b.name} (B)</span>
       </div>
       {error && <p role="alert" className="error-text">{error}</p>}
@@ -233,4 +245,14 @@ function Overlay({ c }: { c: ExperimentComparison }) {
       )}
     </section>
   );
+}
+
+/** "device=vda", "cpu=all pid=42": a series' labels as one choice */
+function labelText(labels: Readonly<Record<string, string>> | undefined): string {
+  return Object.entries(labels ?? {}).map(([k, v]) => `${k}=${v}`).join(' ');
+}
+
+/** An experiment's title shortened for a bar's label (the full title is the chart's hover and the view's header). */
+function shortTitle(title: string): string {
+  return title.length > 28 ? `${title.slice(0, 27)}…` : title;
 }
