@@ -127,3 +127,17 @@ describe('the clock', () => {
     expect(runSummary({ values: [1] }, { command: 'ab', started: 0, ended: 1 })).toBeUndefined();
   });
 });
+
+describe('settings told their command from outside the text', () => {
+  it('sysctl -n KEY…: the values are those keys', () => {
+    const c = parseText('4096\n2\n', { context: { command: 'sysctl -n net.core.somaxconn net.ipv4.tcp_tw_reuse' } });
+    expect(c.kind).toBe('sysctl');
+    expect(c.settings).toEqual({ 'net.core.somaxconn': '4096', 'net.ipv4.tcp_tw_reuse': '2' });
+    expect(c.warnings).toEqual([]);
+  });
+
+  it('ulimit -n and ulimit -Hn: the lone value is the open-files limit, soft or hard', () => {
+    expect(parseText('20000\n', { context: { command: 'ulimit -n' } }).settings).toEqual({ nofile: '20000' });
+    expect(parseText('524288\n', { context: { command: 'ulimit -Hn' } }).settings).toEqual({ 'nofile.hard': '524288' });
+  });
+});

@@ -143,6 +143,13 @@ export const sysctl: CaptureParser = {
     let lastLine = -1;
     let fromConf = false;
     return {
+      /** the command line told from outside the text (a capture kit's manifest): `sysctl -n k1 k2` maps the values to keys */
+      setCommand(cmd) {
+        if (!isSysctlCommand(cmd)) return;
+        out.command = cmd;
+        pendingKeys = valuesOnlyKeys(cmd);
+        valuesOnlyIndex = 0;
+      },
       line(text, lineNo) {
         const line = text.trim();
         if (!line) return;

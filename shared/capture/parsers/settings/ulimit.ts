@@ -158,15 +158,23 @@ export const ulimit: CaptureParser = {
     let inProc = false;
     let unread = 0;
     const set = (key: string, value: string) => { out.settings[key] = value; };
+    const takeCommand = (c: string) => {
+      hardAll = isHardAll(c);
+      single = singleOption(c);
+    };
     return {
+      /** the command line told from outside the text (a capture kit's manifest): `ulimit -n` names the lone value, `-H` the hard limits */
+      setCommand(cmd) {
+        out.command = cmd;
+        takeCommand(cmd);
+      },
       line(text, lineNo) {
         const line = text.trim();
         if (!line) return;
         const c = ulimitCommand(line);
         if (c) {
           out.command ??= c;
-          hardAll = isHardAll(c);
-          single = singleOption(c);
+          takeCommand(c);
           return;
         }
         if (PROC_HEAD.test(line) || PRLIMIT_HEAD.test(line)) { inProc = true; single = undefined; return; }
