@@ -195,7 +195,7 @@ export class Backend {
     // the trash keeps removed captures until it is emptied: compaction only gives back the space of
     // captures nothing links at all (purgeBefore '' forgets no trashed link)
     compactNotebook: () => this.runStore({ op: 'compact', notebook: this.notebookPath, purgeBefore: '' }),
-    findInCapture: (captureId, query, limit) => this.service.findInCapture(captureId, query, limit),
+    findInCapture: (captureId, query, limit, fromLine) => this.service.findInCapture(captureId, query, limit, fromLine),
     reportPreview: async (studyId, experimentIds) => {
       const study = this.service.getStudy(studyId).study;
       const r = await this.runStore<{ html: string }>({ op: 'report', notebook: this.notebookPath, studyId: study.id, experimentIds: experimentIdsArg(experimentIds), appVersion: this.appVersion });

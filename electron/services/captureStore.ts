@@ -501,16 +501,20 @@ const isBreak = (b: number | undefined): boolean => b === 10 || b === 13;
 
 /**
  * Lines that contain `query` (ASCII letters case-insensitively), chunk by chunk, yielding to the
- * event loop between chunks so a search through 1 GB never stalls the app.
+ * event loop between chunks so a search through 1 GB never stalls the app. Only lines from
+ * `fromLine` on (1-based) are looked at: the next page of a search that was `truncated` starts
+ * on the line after its last match.
  */
-export async function findInCapture(db: Db, id: number, query: string, limit: number): Promise<CaptureMatches> {
+export async function findInCapture(db: Db, id: number, query: string, limit: number, fromLine = 1): Promise<CaptureMatches> {
   const q = query.replace(/[\r\n]+/g, ' ');
   const out: CaptureMatches = { query, matches: [], truncated: false };
   if (!q.trim()) return out;
   const needle = asciiLower(Buffer.from(q, 'utf8'));
   captureRow(db, id);
   const n = cq.chunkCount(db, id);
-  for (let seq = 0; seq < n; seq++) {
+  // start at the chunk in which fromLine begins (chunks know the line breaks before them)
+  const start = fromLine > 1 ? cq.chunkWithLine(db, id, fromLine)?.seq ?? n : 0;
+  for (let seq = start; seq < n; seq++) {
     const c = cq.chunkAt(db, id, seq);
     if (!c) break;
     const data = inflate(c.data);
@@ -525,9 +529,11 @@ export async function findInCapture(db: Db, id: number, query: string, limit: nu
       counted = hit;
       let a = hit; while (a > 0 && !isBreak(data[a - 1])) a--;
       let b = hit; while (b < data.length && !isBreak(data[b])) b++;
-      if (out.matches.length >= limit) { out.truncated = true; return out; }
-      out.matches.push({ line: c.line_start + 1 + counter.count, text: snippet(decodeLine(data.subarray(a, b)), q) });
+      const line = c.line_start + 1 + counter.count;
       from = b + 1;
+      if (line < fromLine) continue;
+      if (out.matches.length >= limit) { out.truncated = true; return out; }
+      out.matches.push({ line, text: snippet(decodeLine(data.subarray(a, b)), q) });
     }
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
