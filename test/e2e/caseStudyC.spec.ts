@@ -77,7 +77,7 @@ test('case study C: fio random vs sequential writes from the seed captures alone
   await page.getByRole('tab', { name: 'Figures' }).click();
   await page.getByRole('button', { name: /^lines \d+-\d+$|^line \d+$/ }).first().click();
   await expect(page.getByRole('tab', { name: 'Raw text' })).toHaveAttribute('aria-selected', 'true');
-  await expect(page.locator('.raw-line.target')).toBeVisible();
+  await expect(page.locator('.raw-line.target').first()).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('case-c-raw-text.png') });
 
   // both bandwidth results against "≥ 100 MiB/s": judged in base units

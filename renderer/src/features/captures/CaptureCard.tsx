@@ -53,8 +53,8 @@ export interface CaptureBodyActions {
   onUseAsResult?: (m: Metric, primary: boolean) => void;
   /** the results already taken from this capture, to mark their figures */
   results?: readonly { metric: string; labels?: Labels; primary: boolean; name: string }[];
-  /** open the raw text at a line (a finding's evidence, a figure's line) */
-  onShowLine?: (line: number) => void;
+  /** open the raw text at a line (a finding's evidence, a figure's line); `last` ends a range of lines to mark */
+  onShowLine?: (line: number, last?: number) => void;
   /** add a finding's suggestion (shared/advice.ts) as a planned experiment of the study */
   onPlan?: (findingId: string) => void;
 }
@@ -87,6 +87,12 @@ function firstLine(evidence: string | undefined): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/** The last line of evidence such as "lines 15-17" (undefined for one line). */
+function lastLine(evidence: string | undefined): number | undefined {
+  const m = /lines\s+\d+\s*[-\u2013]\s*(\d+)/.exec(evidence ?? '');
+  return m ? Number(m[1]) : undefined;
+}
+
 export function CaptureBody({ capture: c, actions = {} }: { capture: CaptureJson; actions?: CaptureBodyActions }) {
   const facts = Object.entries(c.facts);
   const settings = Object.entries(c.settings);
@@ -114,7 +120,7 @@ export function CaptureBody({ capture: c, actions = {} }: { capture: CaptureJson
                 <code className="finding-id">{f.id}</code>
                 <span className="finding-message">{f.message}</span>
                 {f.evidence && (actions.onShowLine && firstLine(f.evidence) !== null
-                  ? <button type="button" className="link-button small finding-evidence" onClick={() => actions.onShowLine!(firstLine(f.evidence)!)}>{f.evidence}</button>
+                  ? <button type="button" className="link-button small finding-evidence" onClick={() => actions.onShowLine!(firstLine(f.evidence)!, lastLine(f.evidence))}>{f.evidence}</button>
                   : <span className="muted small finding-evidence">({f.evidence})</span>)}
                 <FindingAdvice id={f.id} onPlan={actions.onPlan} />
               </li>
@@ -219,7 +225,7 @@ function MetricsTable({ metrics, actions }: { metrics: Metric[]; actions: Captur
               <tr key={i} data-testid="capture-metric">
                 <td>
                   {actions.onShowLine && m.lines
-                    ? <button type="button" className="link-button" title={`Show line ${m.lines[0]}`} onClick={() => actions.onShowLine!(m.lines![0])}>{m.column ?? m.name}</button>
+                    ? <button type="button" className="link-button" title={m.lines[1] > m.lines[0] ? `Show lines ${m.lines[0]}–${m.lines[1]}` : `Show line ${m.lines[0]}`} onClick={() => actions.onShowLine!(m.lines![0], m.lines![1])}>{m.column ?? m.name}</button>
                     : m.column ?? m.name}
                 </td>
                 <td className="num" title={rawQuantity(m.value, m.unit)}>{formatQuantity(m.value, m.unit, m.name)}</td>

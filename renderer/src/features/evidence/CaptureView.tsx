@@ -30,6 +30,8 @@ export function CaptureView({ captureId, experimentId, line, tab }: { captureId:
   const q = useQuery(`capture:${captureId}:${experimentId ?? ''}`, (api) => api.getCapture(captureId, experimentId ?? undefined));
   const kinds = useQuery('capture-kinds', (api) => api.captureKinds(), { on: never });
   const [shownLine, setShownLine] = useState<number | null>(line);
+  // the lines a finding's evidence or a figure spans ("lines 15-17"): all of them are marked in the raw text
+  const [span, setSpan] = useState<{ first: number; last: number } | null>(null);
   const go = (next: { tab?: CaptureTab; line?: number }) => navigate({ name: 'capture', captureId, experimentId, tab: next.tab ?? tab, ...(next.line ? { line: next.line } : {}) });
 
   if (q.error) return <div className="view"><p role="alert" className="error-text">{q.error}</p></div>;
@@ -111,10 +113,10 @@ export function CaptureView({ captureId, experimentId, line, tab }: { captureId:
           <CaptureBody capture={c.parsed} actions={{
             ...(here ? { onUseAsResult: useAsResult, onPlan: plan } : {}),
             results: c.results.filter((r) => r.experimentId === experimentId),
-            onShowLine: (n) => go({ tab: 'raw', line: n }),
+            onShowLine: (n, last) => { setSpan(last !== undefined && last > n ? { first: n, last } : null); go({ tab: 'raw', line: n }); },
           }} />
         )}
-        {tab === 'raw' && <RawText captureId={c.id} total={c.lines} line={line} onLine={setShownLine} />}
+        {tab === 'raw' && <RawText captureId={c.id} total={c.lines} line={line} lastLine={span && span.first === line ? span.last : null} onLine={setShownLine} />}
         {tab === 'charts' && <SeriesExplorer captureId={c.id} name={c.name} series={c.parsed.series} {...(c.parsed.context?.run ? { run: c.parsed.context.run } : {})} />}
       </section>
     </div>
