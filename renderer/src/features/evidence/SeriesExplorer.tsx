@@ -2,6 +2,9 @@
  * The time series of a stored capture on a chart: choose the column (w/s, %util, cs …) and, for
  * each dimension the capture has (device, CPU, process …), one value or all of them. Points come
  * downsampled for the screen; zooming fetches the zoomed stretch in full detail.
+ *
+ * The dimension pickers narrow progressively (narrowDimensions): each offers the values of the
+ * series that match the choices before it, so a chart always has a series to draw.
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { SeriesJson } from '../../../../shared/capture/json';
@@ -12,10 +15,8 @@ import { describeError } from '../../api';
 import { useApp } from '../../app/AppContext';
 import { SeriesChart } from '../../components/Chart/SeriesChart';
 import type { SeriesTrace } from '../../components/Chart/SeriesChart';
+import { ALL, MAX_TRACES, narrowDimensions } from './seriesPickers';
 
-const ALL = '\u0000all';
-/** most lines drawn at once when "all" is chosen */
-const MAX_TRACES = 12;
 const POINTS = 1500;
 
 const columnKey = (s: SeriesJson) => `${s.name}\u0001${s.column}`;
@@ -28,20 +29,15 @@ export function SeriesExplorer({ captureId, name, series, run }: { captureId: nu
     return [...seen.values()];
   }, [series]);
   // start with a column that moves (not rrqm/s at zero throughout)
-  const [column, setColumn] = useState(() => {
+  const [pickedColumn, setColumn] = useState(() => {
     const moving = series.find((x) => x.min !== null && x.max !== null && x.max !== x.min) ?? series[0];
     return moving ? columnKey(moving) : '';
   });
-  const inColumn = useMemo(() => series.map((s, index) => ({ s, index })).filter((x) => columnKey(x.s) === column), [series, column]);
-  const dims = useMemo(() => {
-    const keys = new Map<string, Set<string>>();
-    for (const { s } of inColumn) for (const [k, v] of Object.entries(s.labels ?? {})) (keys.get(k) ?? keys.set(k, new Set()).get(k)!).add(v);
-    return [...keys.entries()].map(([key, values]) => ({ key, values: [...values] }));
-  }, [inColumn]);
+  const column = columns.some((c) => c.key === pickedColumn) ? pickedColumn : columns[0]?.key ?? '';
+  const inColumn = useMemo(() => series.map((s, index) => ({ s, index, labels: s.labels })).filter((x) => columnKey(x.s) === column), [series, column]);
+  // what the user picked, per dimension; kept when the column changes (a pick not available falls back)
   const [picked, setPicked] = useState<Record<string, string>>({});
-  // a dimension's default: the whole machine (cpu "all") when there is one, else its first value
-  const choice = (d: { key: string; values: string[] }) => picked[d.key] ?? (d.values.includes('all') ? 'all' : d.values[0]!);
-  const chosen = inColumn.filter(({ s }) => dims.every((d) => choice(d) === ALL || s.labels?.[d.key] === choice(d))).slice(0, MAX_TRACES);
+  const { dims, chosen } = useMemo(() => narrowDimensions(inColumn, picked), [inColumn, picked]);
   const chosenKey = chosen.map((c) => c.index).join(',');
 
   const [range, setRange] = useState<{ from: number; to: number } | null>(null);
@@ -74,15 +70,15 @@ export function SeriesExplorer({ captureId, name, series, run }: { captureId: nu
       <div className="series-controls">
         <label className="field inline">
           <span>Column</span>
-          <select value={column} onChange={(e) => { setColumn(e.target.value); setPicked({}); }}>
+          <select value={column} onChange={(e) => setColumn(e.target.value)}>
             {columns.map((c) => <option key={c.key} value={c.key}>{c.label}</option>)}
           </select>
         </label>
         {dims.map((d) => (
           <label key={d.key} className="field inline">
             <span>{d.key}</span>
-            <select value={choice(d)} onChange={(e) => setPicked((p) => ({ ...p, [d.key]: e.target.value }))}>
-              {d.values.length > 1 && <option value={ALL}>all ({d.values.length > MAX_TRACES ? `first ${MAX_TRACES}` : d.values.length})</option>}
+            <select value={d.choice} onChange={(e) => setPicked((p) => ({ ...p, [d.key]: e.target.value }))}>
+              {(d.values.length > 1 || d.missing) && <option value={ALL}>all ({d.values.length > MAX_TRACES ? `first ${MAX_TRACES}` : d.values.length}{d.missing ? ` + without ${d.key}` : ''})</option>}
               {d.values.map((v) => <option key={v} value={v}>{v}</option>)}
             </select>
           </label>
