@@ -347,12 +347,21 @@ export function evaluateFindings(captures: readonly ParsedCapture[]): Finding[][
   return captures.map((capture) => findingsOf(capture, captures));
 }
 
-/** The findings of one capture among the captures it belongs with (`all` includes it). */
+/**
+ * The findings of one capture among the captures it belongs with (`all` includes it). Each finding
+ * gets its rule's id here (first, as stored captures have it), so a rule cannot give another's.
+ */
 export function findingsOf(capture: ParsedCapture, all: readonly ParsedCapture[]): Finding[] {
   const out: Finding[] = [];
   for (const rule of RULES) {
     if (!rule.kinds.includes(capture.kind)) continue;
-    try { out.push(...rule.evaluate({ capture, all })); } catch { /* a broken rule must not lose the capture */ }
+    try {
+      out.push(...rule.evaluate({ capture, all }).map((f): Finding => {
+        const stamped: Finding = { id: rule.id, ...f };
+        stamped.id = rule.id; // also over an id a finding carried after all (spread in from elsewhere)
+        return stamped;
+      }));
+    } catch { /* a broken rule must not lose the capture */ }
   }
   return out;
 }

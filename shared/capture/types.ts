@@ -212,11 +212,21 @@ export interface FindingContext {
   all: readonly ParsedCapture[];
 }
 
+/** A finding as a rule returns it: the registry stamps the rule's id on it (findingsOf). */
+export type RuleFinding = Omit<Finding, 'id'>;
+
 export interface FindingRule {
+  /** the id of every finding this rule gives; one rule, one id */
   id: string;
   /** parser ids this rule looks at; the rule runs only on those captures */
   kinds: readonly string[];
-  evaluate(ctx: FindingContext): Finding[];
+  /**
+   * The limits the rule judges by, by name (e.g. maxBytesPerWrite: 8192), each documented where the
+   * rule defines them, in base units or as a share/percent the name says. Absent when the rule
+   * fires on any occurrence at all (a setting that is on, a counter above zero).
+   */
+  thresholds?: Readonly<Record<string, number>>;
+  evaluate(ctx: FindingContext): RuleFinding[];
 }
 
 /** What a parser group module exports (shared/capture/parsers/<group>/index.ts). */

@@ -1,5 +1,5 @@
 /** Finding rules for the load-generator captures. */
-import type { Finding, FindingRule, Metric, ParsedCapture } from '../../types';
+import type { FindingRule, Metric, ParsedCapture, RuleFinding } from '../../types';
 
 function pick(c: ParsedCapture, name: string, pred: (m: Metric) => boolean = (m) => !m.labels || Object.keys(m.labels).length === 0): Metric[] {
   return c.metrics.filter((m) => m.name === name && pred(m));
@@ -22,8 +22,8 @@ function share(n: number, total: number | undefined): string {
   return ` (${p >= 10 ? p.toFixed(1) : p.toPrecision(2)}% of ${total} requests)`;
 }
 
-function finding(id: string, severity: Finding['severity'], message: string, ev: readonly Metric[]): Finding {
-  const f: Finding = { id, severity, message };
+function finding(severity: RuleFinding['severity'], message: string, ev: readonly Metric[]): RuleFinding {
+  const f: RuleFinding = { severity, message };
   const e = evidence(ev);
   if (e) f.evidence = e;
   return f;
@@ -35,7 +35,7 @@ const isAgg = (m: Metric): boolean => m.labels?.endpoint === 'Aggregated';
  * Several runs pasted into one capture carry a `run` label on every metric: evaluate each run on
  * its own, with the label taken off, and say which run a finding is about.
  */
-function perRun(c: ParsedCapture, evaluate: (c: ParsedCapture) => Finding[]): Finding[] {
+function perRun(c: ParsedCapture, evaluate: (c: ParsedCapture) => RuleFinding[]): RuleFinding[] {
   const runs = [...new Set(c.metrics.map((m) => m.labels?.run).filter((r): r is string => r !== undefined))];
   if (!runs.length) return evaluate(c);
   return runs.flatMap((run) => {
@@ -56,7 +56,7 @@ export const abFailedRequests: FindingRule = {
   evaluate: ({ capture: c }) => perRun(c, abOne),
 };
 
-function abOne(capture: ParsedCapture): Finding[] {
+function abOne(capture: ParsedCapture): RuleFinding[] {
   const failed = pick(capture, 'requests_failed_total');
   const non2xx = pick(capture, 'responses_non2xx_total');
   const total = pick(capture, 'requests_total')[0]?.value;
@@ -72,28 +72,37 @@ function abOne(capture: ParsedCapture): Finding[] {
     }
   }
   if (nn > 0) parts.push(`${nn} non-2xx responses${share(nn, total)}`);
-  return [finding('load.ab-failed-requests', 'warning', `ab: ${parts.join('; ')}. Throughput and latency include these responses.`, [...failed, ...non2xx])];
+  return [finding('warning', `ab: ${parts.join('; ')}. Throughput and latency include these responses.`, [...failed, ...non2xx])];
 }
+
+/** The limits of load.errors. */
+const LOAD_ERRORS = {
+  /** failed ÷ all requests from which hey's and locust's failures are critical (1: every request failed) */
+  criticalFailedShare: 1,
+} as const;
 
 export const loadErrors: FindingRule = {
   id: 'load.errors',
   kinds: ['wrk', 'hey', 'locust', 'sysbench'],
+  thresholds: LOAD_ERRORS,
   evaluate: ({ capture: c }) => perRun(c, errorsOne),
 };
 
-function errorsOne(capture: ParsedCapture): Finding[] {
-  const out: Finding[] = [];
-  const total = capture.metrics.find((m) => m.name === 'requests_total' && (!m.labels || isAgg(m) || Object.keys(m.labels).length === 0))?.value;
+/** All requests of the run: the unlabelled figure, or locust's Aggregated row. */
+function requestsTotal(capture: ParsedCapture): number | undefined {
+  return capture.metrics.find((m) => m.name === 'requests_total' && (!m.labels || isAgg(m) || Object.keys(m.labels).length === 0))?.value;
+}
+
+function errorsOne(capture: ParsedCapture): RuleFinding[] {
+  const out: RuleFinding[] = [];
+  const total = requestsTotal(capture);
   if (capture.kind === 'wrk') {
     const errs = pick(capture, 'errors_total', () => true);
     const n = sum(errs);
     if (n > 0) {
       const list = errs.filter((m) => m.value > 0).map((m) => `${m.labels?.type ?? '?'} ${m.value}`).join(', ');
-      out.push(finding('load.errors', 'warning', `wrk: ${n} socket errors (${list})${share(n, total)}; requests/s counts only completed requests.`, errs));
+      out.push(finding('warning', `wrk: ${n} socket errors (${list})${share(n, total)}; requests/s counts only completed requests.`, errs));
     }
-    const non = pick(capture, 'responses_non2xx_total');
-    const nn = sum(non);
-    if (nn > 0) out.push(finding('load.non2xx', 'warning', `wrk: ${nn} non-2xx/3xx responses${share(nn, total)}.`, non));
   } else if (capture.kind === 'hey') {
     const errs = pick(capture, 'errors_total', () => true);
     const n = sum(errs);
@@ -101,12 +110,9 @@ function errorsOne(capture: ParsedCapture): Finding[] {
       const byType = new Map<string, number>();
       for (const m of errs) byType.set(m.labels?.type ?? 'other', (byType.get(m.labels?.type ?? 'other') ?? 0) + m.value);
       const list = [...byType].map(([t, v]) => `${t} ${v}`).join(', ');
-      const sev = total !== undefined && n >= total ? 'critical' : 'warning';
-      out.push(finding('load.errors', sev, `hey: ${n} requests failed (${list})${share(n, total)}.`, errs));
+      const sev = total !== undefined && n >= total * LOAD_ERRORS.criticalFailedShare ? 'critical' : 'warning';
+      out.push(finding(sev, `hey: ${n} requests failed (${list})${share(n, total)}.`, errs));
     }
-    const non = pick(capture, 'responses_non2xx_total');
-    const nn = sum(non);
-    if (nn > 0) out.push(finding('load.non2xx', 'warning', `hey: ${nn} non-2xx responses${share(nn, total)}.`, non));
   } else if (capture.kind === 'locust') {
     let failed = pick(capture, 'requests_failed_total', isAgg);
     if (!failed.length) failed = pick(capture, 'requests_failed_total');
@@ -116,18 +122,33 @@ function errorsOne(capture: ParsedCapture): Finding[] {
       const perEp = pick(capture, 'requests_failed_total', (m) => !!m.labels?.endpoint && !isAgg(m) && m.value > 0)
         .sort((a, b) => b.value - a.value).slice(0, 3)
         .map((m) => `${m.labels?.method ? m.labels.method + ' ' : ''}${m.labels?.endpoint}: ${m.value}`);
-      const sev = total !== undefined && n >= total ? 'critical' : 'warning';
-      out.push(finding('load.errors', sev, `locust: ${n} failed requests${share(n, total)}${perEp.length ? ` — ${perEp.join(', ')}` : ''}.`, failed));
+      const sev = total !== undefined && n >= total * LOAD_ERRORS.criticalFailedShare ? 'critical' : 'warning';
+      out.push(finding(sev, `locust: ${n} failed requests${share(n, total)}${perEp.length ? ` — ${perEp.join(', ')}` : ''}.`, failed));
     }
   } else if (capture.kind === 'sysbench') {
     const ign = pick(capture, 'ignored_errors_total');
     const rec = pick(capture, 'reconnects_total');
     const ni = sum(ign), nr = sum(rec);
     if (ni > 0 || nr > 0) {
-      out.push(finding('load.errors', 'warning', `sysbench: ${ni} ignored errors and ${nr} reconnects during the run (deadlocks or lost connections skew tps/qps).`, [...ign, ...rec]));
+      out.push(finding('warning', `sysbench: ${ni} ignored errors and ${nr} reconnects during the run (deadlocks or lost connections skew tps/qps).`, [...ign, ...rec]));
     }
   }
   return out;
 }
 
-export const rules: FindingRule[] = [abFailedRequests, loadErrors];
+/** wrk's and hey's responses with a status other than 2xx (wrk: other than 2xx/3xx). */
+export const loadNon2xx: FindingRule = {
+  id: 'load.non2xx',
+  kinds: ['wrk', 'hey'],
+  evaluate: ({ capture: c }) => perRun(c, non2xxOne),
+};
+
+function non2xxOne(capture: ParsedCapture): RuleFinding[] {
+  const non = pick(capture, 'responses_non2xx_total');
+  const nn = sum(non);
+  if (nn <= 0) return [];
+  const what = capture.kind === 'wrk' ? 'non-2xx/3xx responses' : 'non-2xx responses';
+  return [finding('warning', `${capture.kind}: ${nn} ${what}${share(nn, requestsTotal(capture))}.`, non)];
+}
+
+export const rules: FindingRule[] = [abFailedRequests, loadErrors, loadNon2xx];

@@ -1,7 +1,7 @@
 /**
  * Finding rules over sysstat / procps captures. Each rule states the figures it saw.
  */
-import type { Finding, FindingContext, FindingRule, Series } from '../../types';
+import type { FindingContext, FindingRule, RuleFinding, Series } from '../../types';
 
 /** interval samples only (the since-boot report is left out), finite values */
 function intervalValues(s: Series): number[] {
@@ -67,8 +67,16 @@ function devicesOf(list: readonly Series[], name: string): Series[] {
 
 const KIB = 1024;
 
+/** What writeSizes counts as a device that writes (io.random-writes and io.sequential-writes). */
+type WritingLimits = {
+  /** a sample with fewer writes per second than this is left out (no writes in it) */
+  readonly minSampleWritesPerSecond: number;
+  /** a device writing fewer times per second than this on average (over its samples with writes) is idle */
+  readonly minWritesPerSecond: number;
+};
+
 /** Request size per write from write bytes ÷ writes over the interval samples with writes. */
-function writeSizes(ctx: FindingContext): { s: Series; b: Series; perWrite: number; wps: number; kbps: number; n: number }[] {
+function writeSizes(ctx: FindingContext, t: WritingLimits): { s: Series; b: Series; perWrite: number; wps: number; kbps: number; n: number }[] {
   const out = [];
   const list = ctx.capture.series;
   for (const w of devicesOf(list, 'writes_per_second')) {
@@ -79,25 +87,36 @@ function writeSizes(ctx: FindingContext): { s: Series; b: Series; perWrite: numb
     const ws: number[] = [], bs: number[] = [];
     for (let i = start; i < w.values.length && i < b.values.length; i++) {
       const x = w.values[i]!, y = b.values[i]!;
-      if (!Number.isFinite(x) || !Number.isFinite(y) || x < 1) continue;
+      if (!Number.isFinite(x) || !Number.isFinite(y) || x < t.minSampleWritesPerSecond) continue;
       sw += x; sb += y; n++; ws.push(x); bs.push(y);
     }
-    if (n === 0 || sw < 50 * Math.max(1, n) * 0.2) continue; // idle device
+    if (n === 0 || sw < t.minWritesPerSecond * Math.max(1, n)) continue; // idle device
     out.push({ s: w, b, perWrite: sb / sw, wps: median(ws), kbps: median(bs) / KIB, n });
   }
   return out;
 }
 
+/** The limits of io.random-writes. */
+const RANDOM_WRITES = {
+  /** bytes per write (wkB/s ÷ w/s) up to which writes are small (random) */
+  maxBytesPerWrite: 8 * KIB,
+  /** samples with fewer writes per second are left out */
+  minSampleWritesPerSecond: 1,
+  /** a device with fewer writes per second on average is idle */
+  minWritesPerSecond: 10,
+} as const;
+
 const randomWrites: FindingRule = {
   id: 'io.random-writes',
   kinds: ['iostat'],
+  thresholds: RANDOM_WRITES,
   evaluate(ctx) {
-    const out: Finding[] = [];
-    for (const x of writeSizes(ctx)) {
-      if (x.perWrite > 8 * KIB) continue;
+    const out: RuleFinding[] = [];
+    for (const x of writeSizes(ctx, RANDOM_WRITES)) {
+      if (x.perWrite > RANDOM_WRITES.maxBytesPerWrite) continue;
       const dev = x.s.labels!.device!;
       out.push({
-        id: 'io.random-writes', severity: 'info', labels: { device: dev },
+        severity: 'info', labels: { device: dev },
         message: `${dev}: w/s ≈ ${approx(x.wps)}, wkB/s ≈ ${approx(x.kbps)}: ${(x.perWrite / KIB).toFixed(1)} KiB per write over ${x.n} samples — small (random) writes; IOPS, not bandwidth, is the limit`,
         ...(evidence(x.s, x.b) ? { evidence: evidence(x.s, x.b)! } : {}),
       });
@@ -106,18 +125,29 @@ const randomWrites: FindingRule = {
   },
 };
 
+/** The limits of io.sequential-writes. */
+const SEQUENTIAL_WRITES = {
+  /** bytes per write (wkB/s ÷ w/s) from which writes are large (sequential, merged) */
+  minBytesPerWrite: 32 * KIB,
+  /** samples with fewer writes per second are left out */
+  minSampleWritesPerSecond: 1,
+  /** a device with fewer writes per second on average is idle */
+  minWritesPerSecond: 10,
+} as const;
+
 const sequentialWrites: FindingRule = {
   id: 'io.sequential-writes',
   kinds: ['iostat'],
+  thresholds: SEQUENTIAL_WRITES,
   evaluate(ctx) {
-    const out: Finding[] = [];
-    for (const x of writeSizes(ctx)) {
-      if (x.perWrite < 32 * KIB) continue;
+    const out: RuleFinding[] = [];
+    for (const x of writeSizes(ctx, SEQUENTIAL_WRITES)) {
+      if (x.perWrite < SEQUENTIAL_WRITES.minBytesPerWrite) continue;
       const dev = x.s.labels!.device!;
       const merges = find(ctx.capture.series, 'write_merges_per_second', { device: dev });
       const mv = merges ? median(intervalValues(merges)) : NaN;
       out.push({
-        id: 'io.sequential-writes', severity: 'info', labels: { device: dev },
+        severity: 'info', labels: { device: dev },
         message: `${dev}: w/s ≈ ${approx(x.wps)}, wkB/s ≈ ${approx(x.kbps)}${Number.isFinite(mv) && mv > 0 ? `, wrqm/s ≈ ${approx(mv)}` : ''}: ${(x.perWrite / KIB).toFixed(1)} KiB per write over ${x.n} samples — large (sequential, merged) writes`,
         ...(evidence(x.s, x.b) ? { evidence: evidence(x.s, x.b)! } : {}),
       });
@@ -126,21 +156,33 @@ const sequentialWrites: FindingRule = {
   },
 };
 
+/** The limits of io.device-saturated (iostat). */
+const DEVICE_SATURATED = {
+  /** %util from which a sample counts as busy */
+  busyUtilPercent: 99,
+  /** busy samples ÷ interval samples that must be exceeded (more than half) */
+  minBusyShare: 0.5,
+  /** fewer interval samples than this are too few to judge by */
+  minSamples: 2,
+} as const;
+
 const deviceSaturated: FindingRule = {
   id: 'io.device-saturated',
   kinds: ['iostat'],
+  thresholds: DEVICE_SATURATED,
   evaluate(ctx) {
-    const out: Finding[] = [];
+    const t = DEVICE_SATURATED;
+    const out: RuleFinding[] = [];
     for (const u of devicesOf(ctx.capture.series, 'util_percent')) {
       const v = intervalValues(u);
-      if (v.length < 2) continue;
-      const busy = v.filter((x) => x >= 99).length;
-      if (busy * 2 <= v.length) continue;
+      if (v.length < t.minSamples) continue;
+      const busy = v.filter((x) => x >= t.busyUtilPercent).length;
+      if (busy <= v.length * t.minBusyShare) continue;
       const dev = u.labels!.device!;
       const q = find(ctx.capture.series, 'avg_queue_size', { device: dev });
       const qv = q ? median(intervalValues(q)) : NaN;
       out.push({
-        id: 'io.device-saturated', severity: 'warning', labels: { device: dev },
+        severity: 'warning', labels: { device: dev },
         message: `${dev}: %util ≥ 99 % in ${busy} of ${v.length} samples (mean ${mean(v).toFixed(1)} %)${Number.isFinite(qv) ? `, queue ≈ ${approx(qv)}` : ''}: the device is busy all the time (on SSD/NVMe %util can reach 100 % before the device's limit)`,
         ...(evidence(u) ? { evidence: evidence(u)! } : {}),
       });
@@ -159,10 +201,24 @@ function cpuCount(ctx: FindingContext): number | undefined {
   return undefined;
 }
 
+/** The limits of cpu.context-switches-high (medians of the interval samples). */
+const CONTEXT_SWITCHES = {
+  /** context switches per CPU per second above which they are many (when the CPU count is known) */
+  maxPerCpuPerSecond: 5000,
+  /** context switches per second above which they are many (when the CPU count is not known) */
+  maxPerSecond: 20000,
+  /** interrupts per second above which interrupts can be heavy … */
+  minInterruptsPerSecond: 5000,
+  /** … when they also exceed the context switches by this factor */
+  minInterruptsPerContextSwitch: 1.5,
+} as const;
+
 const contextSwitches: FindingRule = {
   id: 'cpu.context-switches-high',
   kinds: ['vmstat', 'sar'],
+  thresholds: CONTEXT_SWITCHES,
   evaluate(ctx) {
+    const t = CONTEXT_SWITCHES;
     const list = ctx.capture.series;
     const cs = list.find((s) => s.name === 'context_switches_per_second' && !s.labels);
     if (!cs) return [];
@@ -173,8 +229,8 @@ const contextSwitches: FindingRule = {
     const im = inS ? median(intervalValues(inS)) : NaN;
     const cpus = cpuCount(ctx);
     const perCpu = cpus ? csm / cpus : NaN;
-    const highCs = cpus ? perCpu > 5000 : csm > 20000;
-    const irqHeavy = Number.isFinite(im) && im > 5000 && im > 1.5 * csm;
+    const highCs = cpus ? perCpu > t.maxPerCpuPerSecond : csm > t.maxPerSecond;
+    const irqHeavy = Number.isFinite(im) && im > t.minInterruptsPerSecond && im > t.minInterruptsPerContextSwitch * csm;
     if (!highCs && !irqHeavy) return [];
     const parts = [`cs ≈ ${approx(csm)}/s`];
     if (Number.isFinite(im)) parts.push(`in ≈ ${approx(im)}/s`);
@@ -182,7 +238,7 @@ const contextSwitches: FindingRule = {
     if (cpus) msg += ` on ${cpus} CPUs (${approx(perCpu)} context switches per CPU per second)`;
     if (irqHeavy) msg += `; interrupts outnumber context switches ${(im / csm).toFixed(1)}:1 — look at /proc/interrupts (rescheduling IPIs RES, timer LOC, the NIC)`;
     if (highCs) msg += '; many context switches: too many runnable threads/processes for the CPUs, or lock/IO contention';
-    return [{ id: 'cpu.context-switches-high', severity: 'warning', message: msg, ...(evidence(cs, inS) ? { evidence: evidence(cs, inS)! } : {}) }];
+    return [{ severity: 'warning', message: msg, ...(evidence(cs, inS) ? { evidence: evidence(cs, inS)! } : {}) }];
   },
 };
 
@@ -191,18 +247,27 @@ function machineCpu(list: readonly Series[], name: string): Series | undefined {
   return list.find((s) => s.name === name && (!s.labels || (s.labels.cpu === 'all' && Object.keys(s.labels).length === 1)));
 }
 
-function cpuShareRule(id: string, name: string, what: string, warnAt: number, advice: string): FindingRule {
+/** The limits of a whole-machine CPU share rule (the mean of the interval samples, %). */
+type CpuShareLimits = {
+  /** from this mean a warning */
+  readonly warnPercent: number;
+  /** from this mean critical */
+  readonly criticalPercent: number;
+};
+
+function cpuShareRule(id: string, name: string, what: string, t: CpuShareLimits, advice: string): FindingRule {
   return {
     id,
     kinds: ['vmstat', 'mpstat', 'sar', 'iostat'],
+    thresholds: t,
     evaluate(ctx) {
       const s = machineCpu(ctx.capture.series, name);
       if (!s) return [];
       const { n, mean: m, max: mx } = intervalFigures(s);
       if (!n) return [];
-      if (m < warnAt) return [];
+      if (m < t.warnPercent) return [];
       return [{
-        id, severity: m >= 2 * warnAt ? 'critical' : 'warning',
+        severity: m >= t.criticalPercent ? 'critical' : 'warning',
         message: `${what} (${s.column}) averages ${m.toFixed(1)} % over ${n} samples (max ${mx.toFixed(1)} %): ${advice}`,
         ...(evidence(s) ? { evidence: evidence(s)! } : {}),
       }];
@@ -210,9 +275,9 @@ function cpuShareRule(id: string, name: string, what: string, warnAt: number, ad
   };
 }
 
-const iowaitHigh = cpuShareRule('cpu.iowait-high', 'cpu_iowait_percent', 'CPU time waiting for I/O', 20,
+const iowaitHigh = cpuShareRule('cpu.iowait-high', 'cpu_iowait_percent', 'CPU time waiting for I/O', { warnPercent: 20, criticalPercent: 40 },
   'the CPUs sit idle waiting for the disks; look at iostat -x (await, %util) for the device');
-const stealHigh = cpuShareRule('cpu.steal-high', 'cpu_steal_percent', 'CPU time stolen by the hypervisor', 10,
+const stealHigh = cpuShareRule('cpu.steal-high', 'cpu_steal_percent', 'CPU time stolen by the hypervisor', { warnPercent: 10, criticalPercent: 20 },
   'the VM does not get the CPU it asks for (noisy neighbours or CPU credits); results on this host vary');
 
 export const rules: FindingRule[] = [randomWrites, sequentialWrites, deviceSaturated, contextSwitches, iowaitHigh, stealHigh];

@@ -1,5 +1,5 @@
 /** Finding rules of the trace group (top, proc-interrupts, strace, perf). */
-import type { Finding, FindingRule, Metric, ParsedCapture, Series } from '../../types';
+import type { FindingRule, Metric, ParsedCapture, RuleFinding, Series } from '../../types';
 import { summarizeSeries } from '../../series';
 import { evidence, pct } from './helpers';
 
@@ -7,11 +7,20 @@ function seriesOf(c: ParsedCapture, name: string): Series[] {
   return c.series.filter((s) => s.name === name && Array.isArray((s as Series).values));
 }
 
-function cpuRule(id: string, seriesName: string, what: string, warnAt: number, critAt: number, advice: string): FindingRule {
+/** The limits of a top CPU share rule (the mean of the overall line, else of the busiest CPU, %). */
+type CpuLimits = {
+  /** from this mean a warning */
+  readonly warnPercent: number;
+  /** from this mean critical */
+  readonly criticalPercent: number;
+};
+
+function cpuRule(id: string, seriesName: string, what: string, t: CpuLimits, advice: string): FindingRule {
   return {
     id,
     kinds: ['top'],
-    evaluate({ capture }): Finding[] {
+    thresholds: t,
+    evaluate({ capture }): RuleFinding[] {
       const list = seriesOf(capture, seriesName);
       // the overall line first (no cpu label), then per-cpu lines
       const overall = list.find((s) => !s.labels?.cpu);
@@ -22,11 +31,10 @@ function cpuRule(id: string, seriesName: string, what: string, warnAt: number, c
         if (sum.mean === null || sum.max === null) continue;
         if (!worst || sum.mean > worst.mean) worst = { s, mean: sum.mean, max: sum.max };
       }
-      if (!worst || worst.mean < warnAt) return [];
+      if (!worst || worst.mean < t.warnPercent) return [];
       const where = worst.s.labels?.cpu !== undefined ? ` on cpu ${worst.s.labels.cpu}` : '';
-      const f: Finding = {
-        id,
-        severity: worst.mean >= critAt ? 'critical' : 'warning',
+      const f: RuleFinding = {
+        severity: worst.mean >= t.criticalPercent ? 'critical' : 'warning',
         message: `${what} averages ${pct(worst.mean)} %${where} (max ${pct(worst.max)} %). ${advice}`,
       };
       const ev = evidence(worst.s.lines);
@@ -36,16 +44,23 @@ function cpuRule(id: string, seriesName: string, what: string, warnAt: number, c
   };
 }
 
-const stealHigh = cpuRule('cpu.steal-high', 'cpu_steal_percent', 'CPU steal time', 10, 30,
+const stealHigh = cpuRule('cpu.steal-high', 'cpu_steal_percent', 'CPU steal time', { warnPercent: 10, criticalPercent: 30 },
   'The hypervisor is giving this VM\'s CPU time to other guests: measurements are unstable; ask for dedicated vCPUs or a less loaded host.');
-const iowaitHigh = cpuRule('cpu.iowait-high', 'cpu_iowait_percent', 'CPU iowait', 20, 50,
+const iowaitHigh = cpuRule('cpu.iowait-high', 'cpu_iowait_percent', 'CPU iowait', { warnPercent: 20, criticalPercent: 50 },
   'CPUs sit idle waiting for disk I/O: look at iostat -x (await, %util) for the device that is saturated.');
+
+/** The limits of cpu.sleeping-processes-busy. */
+const SLEEPING_BUSY = {
+  /** sleeping processes with %CPU > 0 in one frame from which they are many */
+  minProcesses: 5,
+} as const;
 
 /** Sleeping processes (state S) that still show %CPU: busy workers that block between requests. */
 const sleepingBusy: FindingRule = {
   id: 'cpu.sleeping-processes-busy',
   kinds: ['top'],
-  evaluate({ capture }): Finding[] {
+  thresholds: SLEEPING_BUSY,
+  evaluate({ capture }): RuleFinding[] {
     const t = capture.tables?.processes;
     if (!t) return [];
     const iS = t.columns.includes('S') ? t.columns.indexOf('S') : t.columns.indexOf('STAT'); // STAT: BusyBox
@@ -72,10 +87,9 @@ const sleepingBusy: FindingRule = {
       if (nFrames > 1 && fr === 1) continue;
       if (!best || f.count > best[1].count) best = [fr, f];
     }
-    if (!best || best[1].count < 5) return [];
+    if (!best || best[1].count < SLEEPING_BUSY.minProcesses) return [];
     const cmds = [...best[1].byCmd.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([c, n]) => `${c} ×${n}`).join(', ');
     return [{
-      id: 'cpu.sleeping-processes-busy',
       severity: 'info',
       message: `${best[1].count} processes in state S (sleeping) still used CPU in frame ${best[0]} (${pct(best[1].cpu)} % together; ${cmds}): many workers each doing a little work and blocking in between, e.g. php-fpm children waiting on I/O or locks. Compare the worker count with the CPU count and look at what they wait on (strace -c, /proc/interrupts RES).`,
     }];
@@ -98,10 +112,17 @@ function irqTotals(c: ParsedCapture, name: string): Map<string, { v: number; m: 
   return out;
 }
 
+/** The limits of irq.dominated-by. */
+const IRQ_DOMINATED = {
+  /** the top IRQ's share of all interrupts, %, above which it is a warning (LOC, the timer, stays info) */
+  warnSharePercent: 50,
+} as const;
+
 const irqDominated: FindingRule = {
   id: 'irq.dominated-by',
   kinds: ['proc-interrupts'],
-  evaluate({ capture, all }): Finding[] {
+  thresholds: IRQ_DOMINATED,
+  evaluate({ capture, all }): RuleFinding[] {
     let values = irqTotals(capture, 'interrupts_delta');
     let basis = 'between the snapshots';
     if (!values.size) {
@@ -143,9 +164,8 @@ const irqDominated: FindingRule = {
     const key = IRQ_TEXT[irq] ? irq : desc && /^Rescheduling interrupts/.test(desc) ? 'RES' : desc && /^Function call interrupts/.test(desc) ? 'CAL' : desc && /^Timer (broadcast )?interrupts/.test(desc) && /^IPI/.test(irq) ? 'LOC' : irq;
     const device = desc ? desc.split(' ').pop() : undefined;
     const why = IRQ_TEXT[key] ?? `device interrupts${device ? ` of ${device}` : ''}: the device (disk, NIC queue…) is busy; check that its queues are spread over CPUs (irqbalance, smp_affinity)`;
-    const severity = share > 50 && key !== 'LOC' ? 'warning' : 'info';
-    const f: Finding = {
-      id: 'irq.dominated-by',
+    const severity = share > IRQ_DOMINATED.warnSharePercent && key !== 'LOC' ? 'warning' : 'info';
+    const f: RuleFinding = {
       severity,
       message: `IRQ ${irq}${desc ? ` (${desc})` : ''} makes up ${pct(share)} % of all interrupts ${basis} (${top[1].v} of ${total}): ${why}.`,
       labels: { irq },
@@ -160,10 +180,24 @@ const irqDominated: FindingRule = {
 
 const STAT_FAMILY = new Set(['stat', 'lstat', 'fstat', 'newfstatat', 'fstatat64', 'stat64', 'lstat64', 'fstat64', 'statx', 'access', 'faccessat', 'faccessat2', 'readlink', 'readlinkat']);
 
+/** The limits of syscall.stat-storm. */
+const STAT_STORM = {
+  /** stat-like calls plus failed opens: fewer than this are too few to judge by */
+  minCalls: 200,
+  /** their share of all system calls, %, from which they are a storm (if they also outnumber every other syscall) */
+  minSharePercent: 30,
+  /** a share, %, from which the finding is a warning … */
+  warnSharePercent: 50,
+  /** … as is a share of failed ones among them, %, from this */
+  warnFailedSharePercent: 30,
+} as const;
+
 const statStorm: FindingRule = {
   id: 'syscall.stat-storm',
   kinds: ['strace-summary', 'strace-log'],
-  evaluate({ capture }): Finding[] {
+  thresholds: STAT_STORM,
+  evaluate({ capture }): RuleFinding[] {
+    const t = STAT_STORM;
     let total = 0;
     let stat = 0;
     let statErr = 0;
@@ -182,18 +216,17 @@ const statStorm: FindingRule = {
     }
     if (!total) total = capture.metrics.filter((m) => m.name === 'syscall_calls_total' && m.labels?.syscall && !m.labels.personality).reduce((a, m) => a + m.value, 0);
     const storm = stat + openErr;
-    if (!total || storm < 200) return [];
+    if (!total || storm < t.minCalls) return [];
     const share = (storm / total) * 100;
     // "dominating": the stat-like group outnumbers every other single syscall, and is a large share
     const biggestOther = capture.metrics.filter((m) => m.name === 'syscall_calls_total' && m.labels?.syscall && !m.labels.personality && !STAT_FAMILY.has(m.labels.syscall))
       .reduce((a, m) => Math.max(a, m.value), 0);
-    if (share < 30 || storm <= biggestOther) return [];
+    if (share < t.minSharePercent || storm <= biggestOther) return [];
     const failed = statErr + openErr;
     const failedShare = (failed / storm) * 100;
     tally.sort((a, b) => b[1] - a[1]);
-    const f: Finding = {
-      id: 'syscall.stat-storm',
-      severity: share >= 50 || failedShare >= 30 ? 'warning' : 'info',
+    const f: RuleFinding = {
+      severity: share >= t.warnSharePercent || failedShare >= t.warnFailedSharePercent ? 'warning' : 'info',
       message: `${pct(share)} % of all system calls (${storm} of ${total}) are stat-like file checks (${tally.slice(0, 3).map(([s, n]) => `${s} ${n}`).join(', ')}${openErr ? `, failed opens ${openErr}` : ''})` +
         (failed ? `; ${failed} of them failed${enoent ? ` (${enoent} ENOENT)` : ''}` : '') +
         '. Checking the same files over and over means a cache is not doing its job. In PHP this is opcache revalidating file timestamps and include_path lookups that miss: set opcache.validate_timestamps=0 (deploy with a reload) or raise opcache.revalidate_freq, raise realpath_cache_size/realpath_cache_ttl, and use absolute include paths / an optimized autoloader.',
