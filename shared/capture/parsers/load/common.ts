@@ -1,6 +1,6 @@
 /** Small helpers shared by the load-generator parsers (ab, wrk, hey, locust, redis-benchmark, sysbench). */
-import type { Labels, Metric, ParseOutput, Unit } from '../../types';
-import { num, promptCommand } from '../../text';
+import type { Labels, LineRange, Metric, ParseOutput, Table, Unit } from '../../types';
+import { commandWord, num, promptCommand } from '../../text';
 
 /** Builds a ParseOutput incrementally. */
 export class Out {
@@ -37,6 +37,28 @@ export class Out {
     return this.o.metrics.some((m) => m.name === name && labelKey(m.labels) === key && this.runOf.get(m) === this.run);
   }
 
+  /** A metric computed over a range of lines (a whole CSV file, a table), with that range as its evidence. */
+  metricOver(lines: LineRange, name: string, value: number, unit: Unit, column?: string, labels?: Labels): Metric | undefined {
+    const m = this.metric(name, value, unit, undefined, column, labels);
+    if (m) m.lines = lines;
+    return m;
+  }
+
+  /** Keep `table` in the output as tables[name], when it has rows. */
+  table(name: string, table: Table): void {
+    if (table.rows.length) (this.o.tables ??= {})[name] = table;
+  }
+
+  /** The errors the tool printed (its first 50), as the `errors` fact. */
+  toolErrors(errors: readonly string[]): void {
+    if (errors.length) this.o.facts.errors = errors.slice(0, 50);
+  }
+
+  /** Say why no results were read: the tool's first error, or else a truncated capture. */
+  noResults(tool: string, errors: readonly string[], what = 'results'): void {
+    this.note(errors.length ? `${tool} printed no results: ${errors[0]!}` : `no ${tool} ${what} found (truncated capture?)`);
+  }
+
   warn(lineNo: number, text: string): void {
     this.warned++;
     if (this.warned <= 500) this.o.warnings.push(`line ${lineNo}: could not read ${JSON.stringify(text.length > 120 ? text.slice(0, 120) + '…' : text)}`);
@@ -63,6 +85,18 @@ export class Out {
     if (this.o.command === undefined) this.o.command = cmd;
     return true;
   }
+}
+
+/** A command line as detection sees it: an optional prompt, then the command. */
+const COMMAND_LINE = /^\s*(?:\S*[#$%>]\s+)?(\S.*)$/;
+
+/**
+ * Whether `line` (one of a capture's first lines) runs one of `tools`, with or without a shell
+ * prompt before it; `withUrl`: and names an http(s) URL (the HTTP load generators).
+ */
+export function isToolCommand(line: string, tools: readonly string[], withUrl = false): boolean {
+  const w = COMMAND_LINE.exec(line);
+  return w !== null && tools.includes(commandWord(w[1]!)) && (!withUrl || /\bhttps?:\/\//.test(line));
 }
 
 function labelKey(labels: Labels | undefined): string {
@@ -107,7 +141,12 @@ export function ms(v: number): number {
   return round(v / 1000);
 }
 
+/** `v` to `digits` significant digits (12: kills float noise such as 0.1 + 0.2). Rounding twice gives the same number. */
 export function round(v: number, digits = 12): number {
+  // fast path, same result: zero (also -0, which toPrecision turns into 0), and an integer that has
+  // at most `digits` digits, which toPrecision keeps as it is (counts, byte sizes: most CSV cells)
+  if (v === 0) return 0;
+  if (digits >= 12 && v % 1 === 0 && v < 1e12 && v > -1e12) return v;
   if (!Number.isFinite(v)) return v;
   return Number(v.toPrecision(digits));
 }

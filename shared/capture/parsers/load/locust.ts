@@ -4,11 +4,18 @@
  * --headless run prints (request stats, "Response time percentiles", "Error report").
  * Columns are found by name, so the 0.x/1.x/2.x column sets all read. Locust times are in ms.
  * Format per locust/stats.py (StatsCSV, print_stats, print_percentile_stats, print_error_report).
+ *
+ * How a capture is read (LocustSink): the first line tells which file it is. A CSV file's header
+ * is read once into a plan of its columns (CsvColumns); its records (a quoted field may span lines)
+ * go to the reader of that file: `statsRow`, `historyRow`, `failureRow`, `exceptionRow`. The
+ * console's tables are reprinted every few seconds, so `consoleLine` only keeps the rows of the
+ * last one of each kind; `end` reads them (`consoleStats`, `consolePercentiles`, `consoleErrors`)
+ * and builds the metrics of a whole file (`historyMetrics`, `fileSums`).
  */
 import type { CaptureParser, Labels, LineSink, ParseOutput, Table } from '../../types';
-import { commandWord, fields } from '../../text';
+import { fields } from '../../text';
 import { SeriesSet } from '../../series';
-import { Out, dec, ms, pName, round, splitCsv } from './common';
+import { Out, dec, isToolCommand, ms, pName, round, splitCsv } from './common';
 
 const TOOLS = ['locust'];
 type Mode = 'stats' | 'history' | 'failures' | 'exceptions' | 'console';
@@ -35,19 +42,22 @@ function detect(head: readonly string[]): number {
     if (/\/(INFO|WARNING|ERROR)\/locust\.\w+: /.test(l)) score = Math.max(score, 0.9);
     if (/# reqs\s+# fails/.test(l)) score = Math.max(score, 0.9);
     if (/^Percentage of the requests completed within given times/.test(l)) score = Math.max(score, 0.8);
-    if (i < 5) {
-      const w = /^\s*(?:\S*[#$%>]\s+)?(\S.*)$/.exec(l);
-      if (w && TOOLS.includes(commandWord(w[1]!))) score = Math.max(score, 0.4);
-    }
+    if (i < 5 && isToolCommand(l, TOOLS)) score = Math.max(score, 0.4);
   }
   return score;
 }
 
-/** Canonical name for a stats/history CSV column, with how to convert its value. */
-function column(col: string, history: boolean): { name: string; unit: string; conv: (v: number) => number } | undefined {
+/** A stats/history CSV column's metric: its canonical name and unit, and how to convert (and round) its value. */
+interface Column { name: string; unit: string; conv: (v: number) => number }
+
+/**
+ * Canonical name for a stats/history CSV column, with how to convert its value. The conversion
+ * rounds (`ms` rounds itself: rounding twice gives the same number).
+ */
+function column(col: string, history: boolean): Column | undefined {
   const c = col.trim().toLowerCase();
-  const msv = (name: string) => ({ name, unit: 's', conv: ms });
-  const id = (name: string, unit: string) => ({ name, unit, conv: (v: number) => v });
+  const msv = (name: string): Column => ({ name, unit: 's', conv: ms });
+  const id = (name: string, unit: string): Column => ({ name, unit, conv: round });
   const pct = /^(\d+(?:\.\d+)?)%$/.exec(c);
   if (pct) {
     const p = Number(pct[1]);
@@ -75,6 +85,58 @@ function rowLabels(method: string, name: string): Labels {
   return method && method !== 'None' ? { endpoint: name, method } : { endpoint: name };
 }
 
+/** The figures of the history file's last row per endpoint that become metrics. */
+const HISTORY_TOTALS = /^(requests_total|requests_failed_total|latency_mean_seconds|latency_min_seconds|latency_max_seconds|latency_cumulative_median_seconds)$/;
+
+/** A column that becomes a metric or a series: where it is, its head as printed, and its metric. */
+interface Planned extends Column { i: number; head: string }
+
+/**
+ * A CSV file's header, read once: where the name columns are (-1: absent) and which columns become
+ * metrics (stats), series and last-row metrics (history).
+ */
+interface CsvColumns {
+  header: string[];
+  type: number;
+  name: number;
+  timestamp: number;
+  userCount: number;
+  rps: number;
+  /** stats file: the columns read from each row */
+  stats: Planned[];
+  /** history file: the columns pushed as series from each row, and those of the last row kept as metrics */
+  series: Planned[];
+  totals: Planned[];
+}
+
+function csvColumns(header: string[]): CsvColumns {
+  const idx = (name: string): number => {
+    const n = name.toLowerCase();
+    return header.findIndex((h) => h.trim().toLowerCase() === n);
+  };
+  const cols: CsvColumns = {
+    header, type: Math.max(idx('Type'), idx('Method')), name: idx('Name'), timestamp: idx('Timestamp'),
+    userCount: idx('User Count'), rps: idx('Requests/s'), stats: [], series: [], totals: [],
+  };
+  const hasP50 = header.some((h) => h.trim() === '50%');
+  header.forEach((head, i) => {
+    const named = i === cols.type || i === cols.name;
+    const s = column(head, false);
+    // the stats file's Median is its 50% when there is no 50% column; its 100% is its Max
+    if (s && !named && !(s.name === 'latency_median_seconds' && hasP50) && s.name !== 'latency_p100_seconds') {
+      cols.stats.push({ ...s, name: s.name === 'latency_median_seconds' ? 'latency_p50_seconds' : s.name, i, head });
+    }
+    const h = column(head, true);
+    if (!h) return;
+    if (!named && i !== cols.timestamp) cols.series.push({ ...h, i, head });
+    if (HISTORY_TOTALS.test(h.name)) cols.totals.push({ ...h, name: h.name === 'latency_cumulative_median_seconds' ? 'latency_p50_seconds' : h.name, i, head });
+  });
+  return cols;
+}
+
+/** The last history row of one endpoint. */
+interface LastRow { cells: string[]; lineNo: number; labels: Labels }
+
 const CONSOLE_COLS: Record<string, { name: string; unit: string; ms: boolean }> = {
   avg: { name: 'latency_mean_seconds', unit: 's', ms: true },
   min: { name: 'latency_min_seconds', unit: 's', ms: true },
@@ -86,159 +148,273 @@ const CONSOLE_COLS: Record<string, { name: string; unit: string; ms: boolean }> 
 };
 const METHOD = /^(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|CONNECT|TRACE|[A-Z][A-Z_]{1,15})$/;
 
-function open(): LineSink {
-  const out = new Out();
-  const o = out.o;
-  let mode: Mode | undefined;
-  let header: string[] = [];
-  let pending = '';
-  let pendingLine = 0;
-  const series = new SeriesSet();
-  const failures: Table = { columns: ['Method', 'Name', 'Error', 'Occurrences'], rows: [] };
-  const exceptions: Table = { columns: ['Count', 'Message', 'Traceback', 'Nodes'], rows: [] };
+/** A line of a console table, kept until the end (only the last table of each kind is read). */
+interface Kept { lineNo: number; line: string }
+
+/** The console tables: the one being printed, and the last complete one of each kind. */
+interface ConsoleTables {
+  current: 'stats' | 'perc' | 'errors' | undefined;
+  rows: Kept[];
+  /** the stats table's columns after "# fails", lower-case */
+  statCols: string[];
+  /** the percentile table's percentages, and whether its "# reqs" column comes first (locust 0.x/1.x) */
+  percCols: number[];
+  reqsFirst: boolean;
+  stats: Kept[];
+  perc: Kept[];
+  errors: Kept[];
+}
+
+/** Whether a CSV text holds an odd number of double quotes (a quoted field is still open). */
+function quotesOpen(s: string): boolean {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 34) n++;
+  return n % 2 === 1;
+}
+
+/** The labels of a console row from its name tokens ("GET /index.html", "Aggregated"). */
+function splitName(tokens: string[]): Labels {
+  if (tokens.length >= 2 && METHOD.test(tokens[0]!)) return rowLabels(tokens[0]!, tokens.slice(1).join(' '));
+  return rowLabels('', tokens.join(' ') || 'Aggregated');
+}
+
+/** A record's endpoint labels and their key, made once per Type/Name pair of the history file. */
+interface RowKey { labels: Labels; key: string }
+
+class LocustSink implements LineSink {
+  private readonly out = new Out();
+  private readonly o = this.out.o;
+  /** which file this is, told by its first non-blank line */
+  private mode: Mode | undefined;
+  private csv: CsvColumns | undefined;
+  /** a CSV record whose quoted field spans lines: its text so far, first line, and whether a quote is still open */
+  private pending = '';
+  private pendingLine = 0;
+  private pendingOpen = false;
+  private readonly series = new SeriesSet();
+  private readonly failures: Table = { columns: ['Method', 'Name', 'Error', 'Occurrences'], rows: [] };
+  private readonly exceptions: Table = { columns: ['Count', 'Message', 'Traceback', 'Nodes'], rows: [] };
   // history: last row per label set, and rps samples of the aggregated row while users > 0
-  const lastRow = new Map<string, { cells: string[]; lineNo: number; labels: Labels }>();
-  let aggRps: number[] = [];
-  let histFirst = 0, histLast = 0;
-  // console
-  let ctable: 'stats' | 'perc' | 'errors' | undefined;
-  let statCols: string[] = [];
-  let percCols: number[] = [];
-  let reqsFirst = false;
-  let consoleStats: { lineNo: number; line: string }[] = [];
-  let consolePerc: { lineNo: number; line: string }[] = [];
-  let consoleErrors: { lineNo: number; line: string }[] = [];
-  let cur: { lineNo: number; line: string }[] = [];
+  private readonly lastRow = new Map<string, LastRow>();
+  private readonly rowKeys = new Map<string, RowKey>();
+  private readonly aggRps: number[] = [];
+  private histFirst = 0;
+  private histLast = 0;
+  private readonly console: ConsoleTables = { current: undefined, rows: [], statCols: [], percCols: [], reqsFirst: false, stats: [], perc: [], errors: [] };
 
-  function idx(name: string): number {
-    const n = name.toLowerCase();
-    return header.findIndex((h) => h.trim().toLowerCase() === n);
+  line(text: string, lineNo: number): void {
+    if (this.mode === undefined) {
+      if (!text.trim()) return;
+      if (this.fileHeader(text)) return;
+      this.mode = 'console';
+    }
+    if (this.mode === 'console') this.consoleLine(text, lineNo);
+    else this.csvLine(text, lineNo);
   }
 
-  function statsRow(c: string[], lineNo: number): void {
-    const iType = Math.max(idx('Type'), idx('Method'));
-    const iName = idx('Name');
-    if (iName < 0 || c.length < header.length) { out.warn(lineNo, c.join(',')); return; }
-    const labels = rowLabels(iType >= 0 ? c[iType]! : '', c[iName]!);
-    const hasP50 = header.some((h) => h.trim() === '50%');
-    header.forEach((h, i) => {
-      if (i === iType || i === iName) return;
-      const col = column(h, false);
-      if (!col) return;
-      let name = col.name;
-      if (name === 'latency_median_seconds') { if (hasP50) return; name = 'latency_p50_seconds'; }
-      if (name === 'latency_p100_seconds') return; // same as Max Response Time
-      const v = dec(c[i]);
-      if (Number.isFinite(v)) out.metric(name, round(col.conv(v)), col.unit, lineNo, h, labels);
-    });
+  end(): ParseOutput {
+    const { out, mode } = this;
+    if (this.pending) { this.csvRecord(this.pending, this.pendingLine); this.pending = ''; }
+    if (mode === 'console') this.consoleEnd();
+    if (mode === 'history') this.historyMetrics();
+    out.table('failures', this.failures);
+    out.table('exceptions', this.exceptions);
+    if (mode === 'failures' || mode === 'exceptions') this.fileSums(mode);
+    if (mode === undefined) out.note('empty locust file');
+    return out.finish('locust');
   }
 
-  function historyRow(c: string[], lineNo: number): void {
-    const iTs = idx('Timestamp');
-    const iType = Math.max(idx('Type'), idx('Method'));
-    const iName = idx('Name');
-    const ts = dec(c[iTs]);
-    if (iTs < 0 || iName < 0 || !Number.isFinite(ts) || c.length < header.length) { out.warn(lineNo, c.join(',')); return; }
-    const labels = rowLabels(iType >= 0 ? c[iType]! : '', c[iName]!);
-    if (!histFirst) histFirst = lineNo;
-    histLast = lineNo;
-    header.forEach((h, i) => {
-      if (i === iTs || i === iType || i === iName) return;
-      const col = column(h, true);
-      if (!col) return;
-      const v = dec(c[i]);
-      series.push(col.name, h, col.unit, labels, Number.isFinite(v) ? round(col.conv(v)) : NaN, lineNo, ts * 1000);
-    });
-    const key = JSON.stringify(labels);
-    lastRow.set(key, { cells: c, lineNo, labels });
-    if (labels.endpoint === 'Aggregated') {
-      const users = dec(c[idx('User Count')]);
-      const rps = dec(c[idx('Requests/s')]);
-      if (Number.isFinite(rps) && (!Number.isFinite(users) || users > 0)) aggRps.push(rps);
+  // ---- CSV files -------------------------------------------------------------------------------
+
+  /** The first line of a --csv file: its header says which one, and where its columns are. */
+  private fileHeader(text: string): boolean {
+    const m = headerMode(text);
+    if (!m) return false;
+    this.mode = m;
+    this.csv = csvColumns(splitCsv(text.trim()));
+    this.o.facts.locust_file = m;
+    return true;
+  }
+
+  /** A line of a CSV file: a record, or part of one whose quoted field (a traceback) spans lines. */
+  private csvLine(text: string, lineNo: number): void {
+    if (this.pending) {
+      this.pending += '\n' + text;
+      if (quotesOpen(text)) this.pendingOpen = !this.pendingOpen;
+      if (this.pendingOpen && this.pending.length < 1 << 20) return;
+      this.csvRecord(this.pending, this.pendingLine);
+      this.pending = '';
+      return;
+    }
+    if (!text.trim()) return;
+    if (quotesOpen(text)) { this.pending = text; this.pendingLine = lineNo; this.pendingOpen = true; return; }
+    this.csvRecord(text, lineNo);
+  }
+
+  private csvRecord(rec: string, lineNo: number): void {
+    const c = splitCsv(rec);
+    switch (this.mode) {
+      case 'stats': this.statsRow(c, lineNo); break;
+      case 'history': this.historyRow(c, lineNo); break;
+      case 'failures': this.failureRow(c, lineNo); break;
+      case 'exceptions': this.exceptionRow(c, lineNo); break;
+      default: break;
     }
   }
 
-  function failureRow(c: string[], lineNo: number): void {
-    if (c.length < 4) { out.warn(lineNo, c.join(',')); return; }
+  /** A row of PREFIX_stats.csv: one endpoint's (or the Aggregated) totals, latencies and percentiles. */
+  private statsRow(c: string[], lineNo: number): void {
+    const cols = this.csv!;
+    if (cols.name < 0 || c.length < cols.header.length) { this.out.warn(lineNo, c.join(',')); return; }
+    const labels = rowLabels(cols.type >= 0 ? c[cols.type]! : '', c[cols.name]!);
+    for (const col of cols.stats) {
+      const v = dec(c[col.i]);
+      if (Number.isFinite(v)) this.out.metric(col.name, col.conv(v), col.unit, lineNo, col.head, labels);
+    }
+  }
+
+  /**
+   * A row of PREFIX_stats_history.csv: one sample of each column for its endpoint; the row is kept
+   * as the endpoint's last (its totals), and the Aggregated row's Requests/s while users run.
+   */
+  private historyRow(c: string[], lineNo: number): void {
+    const cols = this.csv!;
+    const ts = dec(c[cols.timestamp]);
+    if (cols.timestamp < 0 || cols.name < 0 || !Number.isFinite(ts) || c.length < cols.header.length) { this.out.warn(lineNo, c.join(',')); return; }
+    const { labels, key } = this.rowKey(cols.type >= 0 ? c[cols.type]! : '', c[cols.name]!);
+    if (!this.histFirst) this.histFirst = lineNo;
+    this.histLast = lineNo;
+    const t = ts * 1000;
+    for (const col of cols.series) {
+      const v = dec(c[col.i]);
+      this.series.push(col.name, col.head, col.unit, labels, Number.isFinite(v) ? col.conv(v) : NaN, lineNo, t);
+    }
+    const last = this.lastRow.get(key);
+    if (last) { last.cells = c; last.lineNo = lineNo; last.labels = labels; } else this.lastRow.set(key, { cells: c, lineNo, labels });
+    if (labels.endpoint === 'Aggregated') {
+      const users = dec(c[cols.userCount]);
+      const rps = dec(c[cols.rps]);
+      if (Number.isFinite(rps) && (!Number.isFinite(users) || users > 0)) this.aggRps.push(rps);
+    }
+  }
+
+  /** The labels of a history row's Type and Name, and their key (several pairs can share labels: "Aggregated"). */
+  private rowKey(type: string, name: string): RowKey {
+    const pair = type + '\u0000' + name;
+    let k = this.rowKeys.get(pair);
+    if (!k) {
+      const labels = rowLabels(type, name);
+      k = { labels, key: JSON.stringify(labels) };
+      this.rowKeys.set(pair, k);
+    }
+    return k;
+  }
+
+  /** At the end of a history file: its series, each endpoint's totals from its last row, and the mean Requests/s. */
+  private historyMetrics(): void {
+    const { o, out, aggRps } = this;
+    o.series = this.series.list;
+    const totals = this.csv!.totals;
+    for (const { cells, lineNo, labels } of this.lastRow.values()) {
+      for (const col of totals) {
+        const v = dec(cells[col.i]);
+        if (Number.isFinite(v)) out.metric(col.name, col.conv(v), col.unit, lineNo, col.head, labels);
+      }
+    }
+    if (aggRps.length) {
+      out.metricOver([this.histFirst, this.histLast], 'requests_per_second', round(aggRps.reduce((a, b) => a + b, 0) / aggRps.length, 6), '1/s', 'Requests/s (mean of samples with users > 0)', { endpoint: 'Aggregated' });
+    }
+  }
+
+  /** A row of PREFIX_failures.csv: Method, Name, Error, Occurrences. */
+  private failureRow(c: string[], lineNo: number): void {
+    if (c.length < 4) { this.out.warn(lineNo, c.join(',')); return; }
     const n = dec(c[3]);
-    failures.rows.push([c[0]!, c[1]!, c[2]!, Number.isFinite(n) ? n : c[3]!]);
+    this.failures.rows.push([c[0]!, c[1]!, c[2]!, Number.isFinite(n) ? n : c[3]!]);
     const labels: Record<string, string> = { ...rowLabels(c[0]!, c[1]!), error: c[2]!.slice(0, 300) };
-    out.metric('errors_total', n, 'count', lineNo, 'Occurrences', labels);
+    this.out.metric('errors_total', n, 'count', lineNo, 'Occurrences', labels);
   }
 
-  function exceptionRow(c: string[], lineNo: number): void {
-    if (c.length < 3) { out.warn(lineNo, c.join(',')); return; }
+  /** A row of PREFIX_exceptions.csv: Count, Message, Traceback, Nodes. */
+  private exceptionRow(c: string[], lineNo: number): void {
+    if (c.length < 3) { this.out.warn(lineNo, c.join(',')); return; }
     const n = dec(c[0]);
-    exceptions.rows.push([Number.isFinite(n) ? n : c[0]!, c[1]!, c[2]!, c[3] ?? '']);
-    out.metric('exceptions_total', n, 'count', lineNo, 'Count', { error: c[1]!.slice(0, 300) });
+    this.exceptions.rows.push([Number.isFinite(n) ? n : c[0]!, c[1]!, c[2]!, c[3] ?? '']);
+    this.out.metric('exceptions_total', n, 'count', lineNo, 'Count', { error: c[1]!.slice(0, 300) });
   }
 
-  function csvRecord(rec: string, lineNo: number): void {
-    const c = splitCsv(rec);
-    if (mode === 'stats') statsRow(c, lineNo);
-    else if (mode === 'history') historyRow(c, lineNo);
-    else if (mode === 'failures') failureRow(c, lineNo);
-    else if (mode === 'exceptions') exceptionRow(c, lineNo);
+  /** At the end of a failures or exceptions file: the sum of its counts. */
+  private fileSums(mode: 'failures' | 'exceptions'): void {
+    const name = mode === 'failures' ? 'errors_total' : 'exceptions_total';
+    const sum = this.o.metrics.filter((m) => m.name === name).reduce((a, m) => a + m.value, 0);
+    this.out.metric(mode === 'failures' ? 'requests_failed_total' : 'exceptions_sum_total', sum, 'count', undefined, mode === 'failures' ? 'sum of Occurrences' : 'sum of Count');
   }
 
-  function quotesOpen(s: string): boolean {
-    let n = 0;
-    for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 34) n++;
-    return n % 2 === 1;
+  // ---- console tables --------------------------------------------------------------------------
+
+  /** The table being printed is complete: keep it as the last of its kind. */
+  private closeTable(): void {
+    const t = this.console;
+    if (t.current === 'stats' && t.rows.length) t.stats = t.rows;
+    else if (t.current === 'perc' && t.rows.length) t.perc = t.rows;
+    else if (t.current === 'errors' && t.rows.length) t.errors = t.rows;
+    t.current = undefined;
+    t.rows = [];
   }
 
-  // ---- console tables -------------------------------------------------------------------
-  function closeTable(): void {
-    if (ctable === 'stats' && cur.length) consoleStats = cur;
-    else if (ctable === 'perc' && cur.length) consolePerc = cur;
-    else if (ctable === 'errors' && cur.length) consoleErrors = cur;
-    ctable = undefined;
-    cur = [];
-  }
-
-  function consoleLine(raw: string, lineNo: number): void {
+  /**
+   * A line of a --headless console: log lines ("Starting Locust 2.x" gives the version), the
+   * headers that open the stats, percentile and error tables, and their rows (kept for `end`).
+   */
+  private consoleLine(raw: string, lineNo: number): void {
+    const t = this.console;
     const line = raw.trimEnd();
     const log = /^\[[\d-]+ [\d:,.]+\] [^/\s]+\/(\w+)\/([\w.]+): (.*)$/.exec(line);
     if (log) {
       const v = /^Starting Locust\s*(\S*)/.exec(log[3]!);
-      if (v) o.toolVersion = v[1] ? `locust ${v[1]}` : 'locust';
+      if (v) this.o.toolVersion = v[1] ? `locust ${v[1]}` : 'locust';
       return;
     }
     // blank lines do not end a table: pasted consoles are often double-spaced; the next header does
     if (!line.trim()) return;
-    if (out.command(line, TOOLS)) return;
+    if (this.out.command(line, TOOLS)) return;
     if (/# reqs\s+# fails/.test(line)) {
-      closeTable();
-      ctable = 'stats';
+      this.closeTable();
+      t.current = 'stats';
       const f = fields(line.replace(/\|/g, ' '));
       const i = f.lastIndexOf('fails');
-      statCols = f.slice(i + 1).map((x) => x.toLowerCase());
+      t.statCols = f.slice(i + 1).map((x) => x.toLowerCase());
       return;
     }
-    if (/^\s*(Response time percentiles|Percentage of the requests completed within given times)/.test(line)) { closeTable(); ctable = 'perc'; percCols = []; return; }
-    if (ctable === 'perc' && line.includes('# reqs') && /(?:^|\s)50%(?:\s|$)/.test(line)) {
+    if (/^\s*(Response time percentiles|Percentage of the requests completed within given times)/.test(line)) { this.closeTable(); t.current = 'perc'; t.percCols = []; return; }
+    if (t.current === 'perc' && line.includes('# reqs') && /(?:^|\s)50%(?:\s|$)/.test(line)) {
       const f = fields(line);
-      percCols = f.filter((x) => /^[\d.]+%$/.test(x)).map((x) => Number(x.slice(0, -1)));
+      t.percCols = f.filter((x) => /^[\d.]+%$/.test(x)).map((x) => Number(x.slice(0, -1)));
       // locust 2.x prints "# reqs" last; 0.x/1.x printed it before the percentiles
-      reqsFirst = f.indexOf('#') < f.findIndex((x) => /^[\d.]+%$/.test(x));
+      t.reqsFirst = f.indexOf('#') < f.findIndex((x) => /^[\d.]+%$/.test(x));
       return;
     }
-    if (/^\s*Error report/.test(line)) { closeTable(); ctable = 'errors'; return; }
-    if (ctable === 'errors' && /^\s*# occurr?ences\s+Error/.test(line)) return;
+    if (/^\s*Error report/.test(line)) { this.closeTable(); t.current = 'errors'; return; }
+    if (t.current === 'errors' && /^\s*# occurr?ences\s+Error/.test(line)) return;
     if (/^[-|\s]+$/.test(line)) return;
-    if (ctable) { cur.push({ lineNo, line }); return; }
+    if (t.current) { t.rows.push({ lineNo, line }); return; }
     if (/^(Traceback|\s+File |KeyboardInterrupt|\w+Error:)/.test(line)) return;
-    out.warn(lineNo, line);
+    this.out.warn(lineNo, line);
   }
 
-  function splitName(tokens: string[]): Labels {
-    if (tokens.length >= 2 && METHOD.test(tokens[0]!)) return rowLabels(tokens[0]!, tokens.slice(1).join(' '));
-    return rowLabels('', tokens.join(' ') || 'Aggregated');
+  /** At the end of a console capture: the last stats, percentile and error tables. */
+  private consoleEnd(): void {
+    this.closeTable();
+    this.consoleStats();
+    this.consolePercentiles();
+    this.consoleErrors();
   }
 
-  function consoleEnd(): void {
-    closeTable();
-    for (const { line, lineNo } of consoleStats) {
+  /** The request stats table: "GET /index.html   386   0(0.00%) |  2  0  15  2 |  33.10  0.00". */
+  private consoleStats(): void {
+    const { out } = this;
+    const statCols = this.console.statCols;
+    for (const { line, lineNo } of this.console.stats) {
       const f = fields(line.replace(/\|/g, ' '));
       const fi = f.findIndex((x) => /^\d+\([\d.]+%\)$/.test(x));
       if (fi < 1) { out.warn(lineNo, line); continue; }
@@ -254,7 +430,13 @@ function open(): LineSink {
         if (d && Number.isFinite(v)) out.metric(d.name, d.ms ? ms(v) : v, d.unit, lineNo, col, labels);
       });
     }
-    for (const { line, lineNo } of consolePerc) {
+  }
+
+  /** The "Response time percentiles (approximated)" table: one latency metric per percentage below 100%. */
+  private consolePercentiles(): void {
+    const { out } = this;
+    const { percCols, reqsFirst } = this.console;
+    for (const { line, lineNo } of this.console.perc) {
       const f = fields(line);
       const n = percCols.length;
       if (!n || f.length < n + 2) { out.warn(lineNo, line); continue; }
@@ -267,66 +449,18 @@ function open(): LineSink {
         else out.metric(`latency_${pName(p)}_seconds`, ms(v), 's', lineNo, `${p}%`, labels);
       });
     }
-    for (const { line, lineNo } of consoleErrors) {
-      const m = /^\s*(\d+)\s+(\S.*)$/.exec(line);
-      if (!m) { out.warn(lineNo, line); continue; }
-      const em = /^([A-Z]+) (\S+): (.*)$/.exec(m[2]!);
-      const labels: Record<string, string> = em ? { ...rowLabels(em[1]!, em[2]!), error: em[3]!.slice(0, 300) } : { error: m[2]!.slice(0, 300) };
-      out.metric('errors_total', Number(m[1]), 'count', lineNo, '# occurrences', labels);
-    }
   }
 
-  return {
-    line(text: string, lineNo: number): void {
-      if (mode === undefined) {
-        if (!text.trim()) return;
-        const m = headerMode(text);
-        if (m) { mode = m; header = splitCsv(text.trim()); o.facts.locust_file = m; return; }
-        mode = 'console';
-      }
-      if (mode === 'console') { consoleLine(text, lineNo); return; }
-      if (pending) {
-        pending += '\n' + text;
-        if (quotesOpen(pending) && pending.length < 1 << 20) return;
-        csvRecord(pending, pendingLine);
-        pending = '';
-        return;
-      }
-      if (!text.trim()) return;
-      if (quotesOpen(text)) { pending = text; pendingLine = lineNo; return; }
-      csvRecord(text, lineNo);
-    },
-    end(): ParseOutput {
-      if (pending) { csvRecord(pending, pendingLine); pending = ''; }
-      if (mode === 'console') consoleEnd();
-      if (mode === 'history') {
-        o.series = series.list;
-        for (const { cells, lineNo, labels } of lastRow.values()) {
-          header.forEach((h, i) => {
-            const col = column(h, true);
-            if (!col || !/^(requests_total|requests_failed_total|latency_mean_seconds|latency_min_seconds|latency_max_seconds|latency_cumulative_median_seconds)$/.test(col.name)) return;
-            const v = dec(cells[i]);
-            const name = col.name === 'latency_cumulative_median_seconds' ? 'latency_p50_seconds' : col.name;
-            if (Number.isFinite(v)) out.metric(name, round(col.conv(v)), col.unit, lineNo, h, labels);
-          });
-        }
-        if (aggRps.length) {
-          const m = out.metric('requests_per_second', round(aggRps.reduce((a, b) => a + b, 0) / aggRps.length, 6), '1/s', undefined, 'Requests/s (mean of samples with users > 0)', { endpoint: 'Aggregated' });
-          if (m) m.lines = [histFirst, histLast];
-        }
-        aggRps = [];
-      }
-      if (failures.rows.length) (o.tables ??= {}).failures = failures;
-      if (exceptions.rows.length) (o.tables ??= {}).exceptions = exceptions;
-      if (mode === 'failures' || mode === 'exceptions') {
-        const name = mode === 'failures' ? 'errors_total' : 'exceptions_total';
-        const sum = o.metrics.filter((m) => m.name === name).reduce((a, m) => a + m.value, 0);
-        out.metric(mode === 'failures' ? 'requests_failed_total' : 'exceptions_sum_total', sum, 'count', undefined, mode === 'failures' ? 'sum of Occurrences' : 'sum of Count');
-      }
-      if (mode === undefined) out.note('empty locust file');
-      return out.finish('locust');
-    },
-  };
+  /** The "Error report" table: "148   GET /err500: HTTPError(…)". */
+  private consoleErrors(): void {
+    for (const { line, lineNo } of this.console.errors) {
+      const m = /^\s*(\d+)\s+(\S.*)$/.exec(line);
+      if (!m) { this.out.warn(lineNo, line); continue; }
+      const em = /^([A-Z]+) (\S+): (.*)$/.exec(m[2]!);
+      const labels: Record<string, string> = em ? { ...rowLabels(em[1]!, em[2]!), error: em[3]!.slice(0, 300) } : { error: m[2]!.slice(0, 300) };
+      this.out.metric('errors_total', Number(m[1]), 'count', lineNo, '# occurrences', labels);
+    }
+  }
 }
 
-export const locust: CaptureParser = { id: 'locust', title: 'Locust (CSV files, console summary)', detect, open };
+export const locust: CaptureParser = { id: 'locust', title: 'Locust (CSV files, console summary)', detect, open: () => new LocustSink() };

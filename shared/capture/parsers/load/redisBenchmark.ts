@@ -7,8 +7,8 @@
  * Format per redis src/redis-benchmark.c (showLatencyReport, showThroughput).
  */
 import type { CaptureParser, LineSink, ParseOutput, Table } from '../../types';
-import { commandWord, fields } from '../../text';
-import { Out, dec, ms, pName, splitCsv } from './common';
+import { fields } from '../../text';
+import { Out, dec, isToolCommand, ms, pName, splitCsv } from './common';
 
 const TOOLS = ['redis-benchmark'];
 const CSV_HEADER = /^"test","rps"(,"[\w]+")*\s*$/;
@@ -29,10 +29,7 @@ function detect(head: readonly string[]): number {
     if (/^WARNING: Could not fetch server CONFIG$/.test(l)) score = Math.max(score, 0.8);
     if (QUIET.test(l)) score = Math.max(score, /p50=/.test(l) ? 0.9 : 0.7);
     if (i < 5 && /^"(PING_INLINE|PING_MBULK|SET|GET|INCR|LPUSH|RPUSH|LPOP|RPOP|SADD|HSET|SPOP|ZADD|ZPOPMIN|LRANGE_\d+|MSET)[^"]*","[\d.]+"/.test(l)) score = Math.max(score, 0.85);
-    if (i < 5) {
-      const w = /^\s*(?:\S*[#$%>]\s+)?(\S.*)$/.exec(l);
-      if (w && TOOLS.includes(commandWord(w[1]!))) score = Math.max(score, 0.5);
-    }
+    if (i < 5 && isToolCommand(l, TOOLS)) score = Math.max(score, 0.5);
   }
   return score;
 }
@@ -166,12 +163,11 @@ function open(): LineSink {
       if (mode === 'csv') { if (text.trim()) csvLine(text, lineNo); } else textLine(text, lineNo);
     },
     end(): ParseOutput {
-      if (pctTable.rows.length) (o.tables ??= {}).latency_percentiles = pctTable;
-      if (cdfTable.rows.length) (o.tables ??= {}).latency_cumulative = cdfTable;
+      out.table('latency_percentiles', pctTable);
+      out.table('latency_cumulative', cdfTable);
       if (tests.size) o.facts.tests = [...tests];
       if (!o.metrics.some((m) => m.name === 'requests_per_second')) {
-        const errs = o.facts.errors as string[] | undefined;
-        out.note(errs?.length ? `redis-benchmark printed no results: ${errs[0]!}` : 'no redis-benchmark results found (truncated capture?)');
+        out.noResults('redis-benchmark', (o.facts.errors as string[] | undefined) ?? []);
       }
       return out.finish('redis-benchmark');
     },
