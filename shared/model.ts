@@ -532,6 +532,11 @@ export interface ExportOptions {
   experimentIds?: number[] | null;
   /** where to write it (the CLI; the desktop app after its Save dialog). Browser mode offers a download instead. */
   path?: string | null;
+  /**
+   * HTML only: each chart also drawn interactively (zoom, hover) on a click — plotly.js inline
+   * (about 4.9 MB), allowed by its hash; the static SVG charts stay. Off by default.
+   */
+  interactive?: boolean;
 }
 
 export interface ExportResult {

@@ -67,6 +67,9 @@ Usage:
                                       (.eln) another Tunebook imports with nothing lost
       --notebook FILE                 notebook file (default: the app's notebook)
       --experiments ID,ID…            only these experiments (tunebook show --json lists ids)
+      --interactive                   HTML: each chart can also be drawn interactively (zoom,
+                                      hover) with plotly.js, written inline (about 4.9 MB more);
+                                      still no request, only its two scripts may run
       --json                          print what was written as JSON
   tunebook import-bundle PATH [--notebook FILE] [--json]
                                       import a bundle (.eln): checked whole first, then all of
@@ -399,11 +402,13 @@ async function cat(argv: string[]): Promise<number> {
 async function report(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
     notebook: { type: 'string' }, format: { type: 'string' }, output: { type: 'string', short: 'o' }, experiments: { type: 'string' }, json: { type: 'boolean' },
+    interactive: { type: 'boolean' },
   } });
   if (positionals.length !== 1) throw new TunebookError('invalid', 'give one study (its title or id): tunebook report STUDY --format html|md|pdf|eln -o PATH');
   const format = values.format as ReportFormat | undefined;
   if (!format || !REPORT_FORMATS.includes(format)) throw new TunebookError('invalid', `--format must be one of ${REPORT_FORMATS.join(', ')}`);
   if (!values.output) throw new TunebookError('invalid', 'say where to write it: -o PATH');
+  if (values.interactive && format !== 'html') throw new TunebookError('invalid', '--interactive is an option of --format html');
   const experimentIds = values.experiments === undefined ? null : values.experiments.split(',').map((x) => {
     if (!/^\s*\d+\s*$/.test(x)) throw new TunebookError('invalid', `--experiments takes experiment ids separated by commas, not "${values.experiments}"`);
     return Number(x);
@@ -413,7 +418,7 @@ async function report(argv: string[]): Promise<number> {
   try {
     const api = backend.api;
     const study = findStudy(api.listStudies(), positionals[0]!) ?? (() => { throw new TunebookError('not-found', `no study "${positionals[0]}" (tunebook show lists them)`); })();
-    const r = await (api.exportStudy(study.id, { format, experimentIds, path: path.resolve(values.output) }) as unknown as Promise<ExportResult>);
+    const r = await (api.exportStudy(study.id, { format, experimentIds, path: path.resolve(values.output), ...(values.interactive ? { interactive: true } : {}) }) as unknown as Promise<ExportResult>);
     done();
     if (values.json) process.stdout.write(JSON.stringify(r, null, 2) + '\n');
     else for (const f of r.files) console.log(f);

@@ -504,6 +504,9 @@ export class Backend {
     const o = v.record(rawOptions, 'options');
     const format = v.oneOf(o.format, REPORT_FORMATS, 'format');
     const experimentIds = experimentIdsArg(o.experimentIds);
+    // the HTML report's interactive charts (plotly.js inline); no other format has them
+    const interactive = o.interactive === undefined || o.interactive === null ? false : v.bool(o.interactive, 'interactive');
+    if (interactive && format !== 'html') v.fail('interactive charts are an option of the HTML report only');
     const info = FORMAT_INFO[format];
     const fileName = `${slug(study.title, 80)}.${info.ext}`;
     // a browser may not choose where the server writes: its export comes back as a download
@@ -521,6 +524,7 @@ export class Backend {
       const out = path.join(work, format === 'pdf' ? `${path.basename(name, path.extname(name))}.html` : name);
       const written = await this.runStore<{ files: string[]; bytes: number }>({
         op: 'export', notebook: this.notebookPath, studyId: study.id, experimentIds, format: format === 'pdf' ? 'html' : format, out, appVersion: this.appVersion,
+        ...(interactive ? { interactive } : {}),
         // progress names the file the user asked for (a PDF is printed from an HTML file of ours)
         label: name,
       });

@@ -34,7 +34,7 @@ export type StoreJob =
   | { op: 'reparse'; notebook: string; captureIds: number[] | null; kind?: string | null }
   | { op: 'compact'; notebook: string; purgeBefore: string }
   | { op: 'report'; notebook: string; studyId: number; experimentIds: number[] | null; appVersion: string }
-  | { op: 'export'; notebook: string; studyId: number; experimentIds: number[] | null; format: 'html' | 'md' | 'eln'; out: string; appVersion: string; label?: string }
+  | { op: 'export'; notebook: string; studyId: number; experimentIds: number[] | null; format: 'html' | 'md' | 'eln'; out: string; appVersion: string; label?: string; interactive?: boolean }
   | { op: 'bundle'; notebook: string; file: string; stagingDir: string; name?: string };
 
 export type StoreEvent =
@@ -219,7 +219,7 @@ async function exportStudy(job: Extract<StoreJob, { op: 'export' }>, emit: (e: S
     } else if (job.format === 'md') {
       files = writeMarkdown(reportMarkdown(db, sel, job.out, { appVersion: job.appVersion }), job.out);
     } else {
-      writeAtomically(job.out, reportHtml(db, sel, { appVersion: job.appVersion }));
+      writeAtomically(job.out, reportHtml(db, sel, { appVersion: job.appVersion, interactive: job.interactive === true }));
       files = [job.out];
     }
     progress({ task: 'export', file: name, index: 0, count: 1, read: 1, total: 1 });

@@ -5,6 +5,11 @@
  * full text in its tooltip; the raw text of each capture is folded away under its figures and
  * findings. Laid out for screens and for print (the PDF is this file, printed).
  *
+ * Opt-in (renderHtml's `interactive`): the same file with interactive charts — plotly.js and a
+ * small bootstrap inline, allowed by their hashes and nothing else may run or load; each SVG chart
+ * then has a button that draws it with plotly from its figure, carried as JSON (interactive.ts).
+ * Without it, the file is exactly the one described above.
+ *
  * Every piece of user or capture text goes through escapeHtml (notes through the Markdown module,
  * which escapes and drops anything that could run or load).
  */
@@ -13,6 +18,8 @@ import type { ChartData } from '../chartData';
 import { escapeHtml } from '../html';
 import { markdownToHtml } from '../markdown';
 import { lineChartSvg } from './svgChart';
+import { chartFigure, INTERACTIVE_CSS, jsonBlockText, REPORT_BOOTSTRAP } from './interactive';
+import type { InteractiveScripts } from './interactive';
 import type { ReportCapture, ReportStory, StoryStep } from './story';
 import { isSetApart } from '../timeline';
 
@@ -88,6 +95,20 @@ footer { margin-top: 3rem; color: var(--muted); font-size: .8rem; border-top: 1p
 /** The policy the file carries: nothing may load, nothing may run; only the report's own styles apply. */
 export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
+/**
+ * The policy of a report with interactive charts: the same, and two scripts may run — those whose
+ * SHA-256 it names (plotly.js and the bootstrap). No 'unsafe-inline', no 'unsafe-eval': any other
+ * script, inline or injected, and any load (plotly's toImage, a font, a tile) is refused.
+ */
+export function interactiveCsp(s: Pick<InteractiveScripts, 'plotlyHash' | 'bootstrapHash'>): string {
+  const hash = (h: string) => {
+    // a hash is base64; anything else here would be a bug that could widen the policy
+    if (!/^sha256-[A-Za-z0-9+/]{43}=$/.test(h)) throw new Error(`not a SHA-256 source expression: ${h}`);
+    return `'${h}'`;
+  };
+  return `default-src 'none'; script-src ${hash(s.plotlyHash)} ${hash(s.bootstrapHash)}; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'`;
+}
+
 function chartSvg(c: ChartData, width: number, height: number): string {
   return lineChartSvg({
     series: c.series.map((s) => ({
@@ -101,8 +122,21 @@ function chartSvg(c: ChartData, width: number, height: number): string {
 }
 
 /** The chain's chart wide, the other metrics in a grid: shared with the Markdown writer's image files. */
-export function reportChartSvgs(story: ReportStory): { chart: ChartData; svg: string; main: boolean }[] {
-  return story.charts.map((c, i) => ({ chart: c, svg: i === 0 ? chartSvg(c, 860, 340) : chartSvg(c, 520, 260), main: i === 0 }));
+export function reportChartSvgs(story: ReportStory): { chart: ChartData; svg: string; main: boolean; width: number; height: number }[] {
+  return story.charts.map((c, i) => {
+    const [width, height] = i === 0 ? [860, 340] : [520, 260];
+    return { chart: c, svg: chartSvg(c, width, height), main: i === 0, width, height };
+  });
+}
+
+type ReportChart = ReturnType<typeof reportChartSvgs>[number];
+
+/** A chart's figure: its SVG, and in an interactive report its plotly figure as a JSON data block. */
+function chartFigureHtml(c: ReportChart, interactive: boolean): string {
+  const data = interactive
+    ? `<script type="application/json" class="chart-data">${jsonBlockText(chartFigure(c.chart, { width: c.width, height: c.height }))}</script>`
+    : '';
+  return `<figure class="chart">${c.svg}${data}</figure>`;
 }
 
 function statusBadge(status: string): string {
@@ -129,16 +163,16 @@ function profilesHtml(story: ReportStory): string {
   return `<h2 id="hardware">Hardware</h2>${story.profiles.map((p) => `<h3>${esc(p.name)}</h3><dl class="profile">${p.fields.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>`).join('')}`;
 }
 
-function timelineHtml(story: ReportStory, charts: ReturnType<typeof reportChartSvgs>): string {
+function timelineHtml(story: ReportStory, charts: ReportChart[], interactive: boolean): string {
   if (!story.timeline.length) return '';
   const main = charts.find((c) => c.main);
   const others = charts.filter((c) => !c.main);
   const rows = story.timeline.map((r) => `<tr${isSetApart(r) ? ' class="set-apart"' : ''}><td>${esc(r.step)}</td><td><a href="#${esc(r.anchor)}">${esc(r.title)}</a></td><td>${statusBadge(r.status)}</td>`
     + `<td class="num">${esc(r.value)}</td><td class="num">${esc(r.stepChange)}</td><td class="num">${esc(r.cumulative)}</td><td class="num">${esc(r.share)}</td><td>${esc(r.goal)}</td></tr>`).join('');
   return `<h2 id="results">Results, step by step</h2>`
-    + (main ? `<figure class="chart">${main.svg}</figure>` : '')
+    + (main ? chartFigureHtml(main, interactive) : '')
     + `<div class="table-wrap"><table class="timeline"><thead><tr><th>#</th><th>Experiment</th><th>Status</th><th class="num">Value${story.mainMetric ? ` <span class="muted small">${esc(story.mainMetric)}</span>` : ''}</th><th class="num">Step</th><th class="num">Cumulative</th><th class="num">Share of gain</th><th>Goal</th></tr></thead><tbody>${rows}</tbody></table></div>`
-    + (others.length ? `<h3>Other metrics</h3><div class="charts-grid">${others.map((c) => `<figure class="chart">${c.svg}</figure>`).join('')}</div>` : '');
+    + (others.length ? `<h3>Other metrics</h3><div class="charts-grid">${others.map((c) => chartFigureHtml(c, interactive)).join('')}</div>` : '');
 }
 
 function captureHtml(c: ReportCapture): string {
@@ -174,17 +208,27 @@ function stepHtml(s: StoryStep): string {
   return `<section class="step" id="${esc(s.anchor)}">${head}${remarks}${notes}${changes}${results}${verdict}${captures}</section>`;
 }
 
-export function renderHtml(story: ReportStory): string {
+export interface RenderHtmlOptions {
+  /** interactive charts: plotly's source and the scripts' hashes (electron/services/report/interactiveScripts.ts) */
+  interactive?: InteractiveScripts | null;
+}
+
+export function renderHtml(story: ReportStory, opts: RenderHtmlOptions = {}): string {
   const charts = reportChartSvgs(story);
+  const interactive = opts.interactive ?? null;
+  // nothing to draw interactively: the plain report (no script for nothing)
+  const scripts = interactive && charts.length ? interactive : null;
+  // written inline, plotly's source must hold nothing the HTML parser reads as the end of its script
+  if (scripts && /<\/?script|<!--/i.test(scripts.plotly)) throw new Error('plotly.js cannot be written inline: it holds "<script", "</script" or "<!--"');
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
+<meta http-equiv="Content-Security-Policy" content="${scripts ? interactiveCsp(scripts) : REPORT_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="Tunebook ${esc(story.appVersion)}">
 <title>${esc(story.title)}</title>
-<style>${CSS}</style>
+<style>${CSS}${scripts ? INTERACTIVE_CSS : ''}</style>
 </head>
 <body>
 <header>
@@ -196,11 +240,13 @@ ${story.goal ? `<p class="goal">${esc(story.goal)}</p>` : ''}
 ${summaryHtml(story)}
 ${verdictsHtml(story)}
 ${profilesHtml(story)}
-${timelineHtml(story, charts)}
+${timelineHtml(story, charts, scripts !== null)}
 ${story.steps.length ? `<h2 id="steps">The steps</h2>${story.steps.map(stepHtml).join('\n')}` : ''}
 </main>
-<footer>Made with Tunebook ${esc(story.appVersion)} on ${esc(story.generatedAt)}. This file is self-contained: it loads nothing and runs no script.</footer>
-</body>
+<footer>Made with Tunebook ${esc(story.appVersion)} on ${esc(story.generatedAt)}. ${scripts
+    ? 'This file is self-contained: it loads nothing, and its only scripts are plotly.js and the few lines that draw its interactive charts.'
+    : 'This file is self-contained: it loads nothing and runs no script.'}</footer>
+${scripts ? `<script>${scripts.plotly}</script>\n<script>${REPORT_BOOTSTRAP}</script>\n` : ''}</body>
 </html>
 `;
 }

@@ -55,6 +55,9 @@ const MUTED_SERIES = '#8b919b';
 const ACCENTS = ['#2456c8', '#c2410c', '#0f766e', '#7c3aed', '#be185d'];
 const FONT = 'system-ui, -apple-system, &quot;Segoe UI&quot;, sans-serif';
 
+/** The same colours for the report's interactive charts (interactive.ts), so switching from the SVG changes nothing but what it does. */
+export const SVG_COLORS = { ink: INK, mutedInk: MUTED_INK, grid: GRID, axis: AXIS, zero: ZERO, goal: GOAL, mutedSeries: MUTED_SERIES, accents: ACCENTS } as const;
+
 /** Past this many categories, points lose their labels and default tooltips: they would only pile up. */
 const DENSE = 60;
 const PAD = 12;

@@ -20,6 +20,7 @@ import { formatQuantity } from '../../../shared/units';
 import type { Db } from '../../db/connection';
 import * as q from '../../db/queries';
 import { readLines, storedCaptureJson } from '../captureStore';
+import { interactiveScripts } from './interactiveScripts';
 
 /** How much of each capture's raw text a report carries (the whole capture travels in the bundle). */
 export const REPORT_RAW_LINES = 2000;
@@ -88,8 +89,9 @@ export function reportInput(db: Db, sel: ReportSelection, opts: { appVersion: st
   };
 }
 
-export function reportHtml(db: Db, sel: ReportSelection, opts: { appVersion: string; now?: string }): string {
-  return renderHtml(buildStory(reportInput(db, sel, opts)));
+/** The HTML report; `interactive`: with the charts' interactive versions (plotly.js inline, about 4.9 MB more). */
+export function reportHtml(db: Db, sel: ReportSelection, opts: { appVersion: string; now?: string; interactive?: boolean }): string {
+  return renderHtml(buildStory(reportInput(db, sel, opts)), opts.interactive ? { interactive: interactiveScripts() } : {});
 }
 
 /** Where the Markdown's chart images go: a folder named after the file ("report.md" → "report-charts"). */

@@ -83,12 +83,10 @@ export function themeLayout(t: ChartTheme): Partial<Layout> {
 
 /**
  * plotly reads a subset of HTML in text (<a href>, <b>, <br>, <span style>) in tick labels, point
- * text, annotations and titles. Experiment titles and requirement labels are user text: escape
- * them so they show as typed and never become markup.
+ * text, annotations and titles. Experiment titles and requirement labels are user text: escaped by
+ * the one plotlyText the HTML report's interactive charts use too.
  */
-export function plotlyText(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
+export { plotlyText } from '../../../../shared/plotlyText';
 
 /**
  * One style of value ticks on every chart: from 1,000 up in SI steps (10k, 20k …, never "1000 1500"

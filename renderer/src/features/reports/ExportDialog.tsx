@@ -2,12 +2,15 @@
  * File › Export… (and the study's Export button): choose the format and the experiments, see the
  * report as it will read, export it. The preview is the very HTML file the export writes, shown in
  * a sandboxed frame that runs no script and loads nothing (the report's own policy forbids both).
- * The desktop app then asks where to save; browser mode downloads the file.
+ * The desktop app then asks where to save; browser mode downloads the file. The HTML report may
+ * carry interactive charts too (plotly.js inline: it says how much that adds); the preview shows
+ * the static charts, which the interactive file keeps.
  */
-import { useId, useMemo, useState } from 'react';
+import { Fragment, useId, useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { ReportFormat } from '../../../../shared/model';
 import { formatNumber, formatQuantity } from '../../../../shared/units';
+import { INTERACTIVE_EXTRA_BYTES } from '../../../../shared/report/interactive';
 import { studyChanged } from '../../app/changes';
 import { useQuery } from '../../app/useQuery';
 import { useStudyOutline } from '../studies/useStudyData';
@@ -28,6 +31,8 @@ export function ExportDialog({ studyId, onClose }: { studyId: number; onClose: (
   const outline = useStudyOutline(studyId);
   const experiments = useMemo(() => outline.data?.experiments ?? [], [outline.data]);
   const [format, setFormat] = useState<ReportFormat>('html');
+  // opt-in: plotly.js inline makes the file a hundred times larger
+  const [interactive, setInteractive] = useState(false);
   // the study in full only for a bundle: its summary counts the distinct captures and their bytes
   const detail = useQuery(format === 'eln' ? `study-full:${studyId}` : null, (api) => api.getStudy(studyId), { on: studyChanged(studyId) });
   const rows = useWindowedRows(experiments.length, 22);
@@ -43,7 +48,7 @@ export function ExportDialog({ studyId, onClose }: { studyId: number; onClose: (
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const r = await exportStudy(studyId, { format, experimentIds: subset });
+    const r = await exportStudy(studyId, { format, experimentIds: subset, ...(format === 'html' && interactive ? { interactive: true } : {}) });
     if (r) onClose();
   };
   const toggle = (id: number, on: boolean) => setLeft((s) => { const n = new Set(s); if (on) n.delete(id); else n.add(id); return n; });
@@ -56,10 +61,21 @@ export function ExportDialog({ studyId, onClose }: { studyId: number; onClose: (
             <fieldset className="field">
               <legend id={ids.formats}>Format</legend>
               {FORMATS.map((f) => (
-                <label key={f.id} className="export-format">
-                  <input type="radio" name="format" value={f.id} checked={format === f.id} onChange={() => setFormat(f.id)} />
-                  <span><strong>{f.label}</strong><span className="muted small"> {f.about}</span></span>
-                </label>
+                <Fragment key={f.id}>
+                  <label className="export-format">
+                    <input type="radio" name="format" value={f.id} checked={format === f.id} onChange={() => setFormat(f.id)} />
+                    <span><strong>{f.label}</strong><span className="muted small"> {f.about}</span></span>
+                  </label>
+                  {f.id === 'html' && format === 'html' && (
+                    <label className="export-format export-interactive">
+                      <input type="checkbox" checked={interactive} onChange={(ev) => setInteractive(ev.target.checked)} />
+                      <span>
+                        <strong>Interactive charts</strong>
+                        <span className="muted small"> Each chart gets a button that draws it with zoom and hover. Adds plotly.js to the file, about {formatQuantity(INTERACTIVE_EXTRA_BYTES, 'B')}; the file still loads nothing, and only its own two scripts may run.</span>
+                      </span>
+                    </label>
+                  )}
+                </Fragment>
               ))}
             </fieldset>
             <fieldset className="field export-experiments">
