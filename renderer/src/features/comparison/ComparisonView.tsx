@@ -5,7 +5,7 @@
  * requirement judged on every experiment; the study's other metrics as small multiples on the same
  * axis. Two rows picked open them side by side. What the charts leave out is kept with the study.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { Fragment, useEffect, useMemo, useState } from 'react';
 import type { Requirement, Study, StudyComparison, TimelineRow } from '../../../../shared/model';
 import { formatQuantity } from '../../../../shared/units';
 import { mainMetric } from '../../../../shared/timeline';
@@ -23,6 +23,11 @@ import './comparison.css';
 function tone(p: number | null, better: TimelineRow['better']): string {
   if (p === null || better === null || Math.abs(p) < 0.05) return '';
   return (p > 0) === (better === 'higher') ? 'good' : 'bad';
+}
+
+/** A name that may wrap after its _ . / - when a narrow window needs it ("requests_/per_second"); the text stays the same. */
+function breakable(name: string) {
+  return name.split(/(?<=[_./-])/).map((part, i) => (i ? <Fragment key={i}><wbr />{part}</Fragment> : part));
 }
 
 
@@ -95,7 +100,7 @@ function ChainTable({ rows, requirements, picked, onPick, onSelect, hidden, onSh
             <th className="small muted" title="Tick two experiments to compare them side by side">Compare</th>
             <th className="small muted" title="Draw the experiment in the charts">Chart</th>
             <th>#</th><th>Experiment</th><th>Status</th>
-            <th className="num">{main ? <>Value <span className="mono small muted">{main}</span></> : 'Value'}</th><th className="num">Step</th><th className="num">Cumulative</th><th className="num" title="Share of the gain from the baseline to the last kept step">Share</th><th>Goal</th>
+            <th className="num">{main ? <>Value <span className="mono small muted">{breakable(main)}</span></> : 'Value'}</th><th className="num">Step</th><th className="num">Cumulative</th><th className="num" title="Share of the gain from the baseline to the last kept step">Share</th><th>Goal</th>
           </tr>
         </thead>
         <tbody>
@@ -115,14 +120,15 @@ function ChainTable({ rows, requirements, picked, onPick, onSelect, hidden, onSh
                 {r.value === null ? <span className="muted" title="no primary metric">—</span> : formatQuantity(r.value, r.unit ?? '', r.metric ?? undefined)}
                 {r.metric && r.metric !== main && <span className="value-metric mono small muted" data-testid="timeline-metric">{r.metric}</span>}
                 {r.spread && (
-                  <div className="muted small" data-testid="timeline-runs" title="The median of repeated runs, and their lowest and highest">
-                    median of {r.runs}: {formatQuantity(r.spread.min, r.unit ?? '', r.metric ?? undefined)}–{formatQuantity(r.spread.max, r.unit ?? '', r.metric ?? undefined)}
+                  // its own smaller lines, wrapping between the figures, so a narrow window keeps the table's columns in view
+                  <div className="muted runs-spread" data-testid="timeline-runs" title="The median of repeated runs, and their lowest and highest">
+                    median of {r.runs}: <span className="nowrap">{formatQuantity(r.spread.min, r.unit ?? '', r.metric ?? undefined)}–</span><span className="nowrap">{formatQuantity(r.spread.max, r.unit ?? '', r.metric ?? undefined)}</span>
                   </div>
                 )}
               </td>
               <td className={`num ${tone(r.stepChangePercent, r.better)}`} data-testid="timeline-step">
                 {r.stepNotComparable ? <NotComparable /> : formatPercent(r.stepChangePercent)}
-                {r.significant === false && <div className="small muted" data-testid="not-significant" title="The change lies within the spread of the repeated runs">within noise</div>}
+                {r.significant === false && <div className="small muted noise-note" data-testid="not-significant" title="The change lies within the spread of the repeated runs">within noise</div>}
               </td>
               <td className={`num ${tone(r.cumulativeChangePercent, r.better)}`} data-testid="timeline-cumulative">{r.cumulativeNotComparable ? <NotComparable /> : formatPercent(r.cumulativeChangePercent)}</td>
               <td className="num" data-testid="timeline-share">{r.shareOfGainPercent === null ? '—' : `${formatPercent(r.shareOfGainPercent).replace(/^\+/, '')}`}</td>
@@ -196,7 +202,7 @@ function RequirementVerdicts({ comparison: c, requirements, onSelect }: { compar
           <thead>
             <tr>
               <th scope="col">Requirement</th>
-              {columns.map((i) => [c.rows[i]!, i] as const).map(([r, i]) => <th key={r.experimentId} scope="col" className={`num ${i === first ? 'first-met' : ''}`} title={r.title}>{stepNo(i)}. {shortTitle(r.title, 14)}</th>)}
+              {columns.map((i) => [c.rows[i]!, i] as const).map(([r, i]) => <th key={r.experimentId} scope="col" className={`num ${i === first ? 'first-met' : ''}`} title={r.title}>{stepNo(i)}. {breakable(shortTitle(r.title, 14))}</th>)}
             </tr>
           </thead>
           <tbody>
@@ -209,7 +215,7 @@ function RequirementVerdicts({ comparison: c, requirements, onSelect }: { compar
                   const check = r.requirements[j];
                   return (
                     <td key={r.experimentId} className={`num verdict ${check?.met === true ? 'pass' : check?.met === false ? 'fail' : ''} ${i === first ? 'first-met' : ''}`} data-testid="verdict-cell">
-                      {!check || check.value === null ? <span className="muted">—</span> : <>{formatQuantity(check.value, check.unit, check.metric)} {check.met === null ? '' : check.met ? '✓' : '✗'}</>}
+                      {!check || check.value === null ? <span className="muted">—</span> : <><span className="nowrap">{formatQuantity(check.value, check.unit, check.metric)}</span> {check.met === null ? '' : check.met ? '✓' : '✗'}</>}
                     </td>
                   );
                 })}
