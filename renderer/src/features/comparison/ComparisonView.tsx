@@ -17,6 +17,7 @@ import { StatusBadge } from '../../components/StatusBadge/StatusBadge';
 import { formatPercent, requirementText } from '../../../../shared/format';
 import { chainChart, metricChart, shortTitle, stepNo, type Charted } from '../../../../shared/chartData';
 import { useWindowedRows } from '../../hooks/useWindowedRows';
+import { allMetText } from '../requirements/verdict';
 import './comparison.css';
 
 /** Is a change in this direction an improvement for this metric? */
@@ -226,7 +227,7 @@ function RequirementVerdicts({ comparison: c, requirements, onSelect }: { compar
               {columns.map((i) => [c.rows[i]!, i] as const).map(([r, i]) => (
                 <td key={r.experimentId} className={`num ${i === first ? 'first-met' : ''}`} data-testid="verdict-all">
                   {r.status === 'planned' ? <span className="muted small">planned</span>
-                    : r.requirements.every((x) => x.met === true) ? '✓' : `${r.requirements.filter((x) => x.met === false).length} failing`}
+                    : allMetText(r.requirements)}
                 </td>
               ))}
             </tr>

@@ -52,3 +52,12 @@ export function latestValue(c: StudyComparison, j: number, experimentId: number)
   const q = r?.requirements[j];
   return q && q.value !== null ? formatQuantity(q.value, q.unit, q.metric) : null;
 }
+
+/** The "All met" cell of an experiment: ✓, how many fail, or how many were not measured (one that measured none is not "0 failing"). */
+export function allMetText(checks: readonly { met: boolean | null }[]): string {
+  const failing = checks.filter((x) => x.met === false).length;
+  if (failing) return `${failing} failing`;
+  const unmeasured = checks.filter((x) => x.met === null).length;
+  if (unmeasured === checks.length) return 'not measured';
+  return unmeasured ? `${unmeasured} not measured` : '✓';
+}
