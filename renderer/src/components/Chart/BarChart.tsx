@@ -5,7 +5,7 @@
 import { useRef } from 'react';
 import type { Data, Layout } from 'plotly.js';
 import { ChartFrame } from './ChartFrame';
-import { chartTheme, plotlyText, themeLayout, usePlotly } from './plotly';
+import { chartTheme, plotlyText, themeLayout, usePlotly, valueTicks } from './plotly';
 
 export interface Bar { label: string; value: number | null; text: string; tone: 'a' | 'b' }
 
@@ -29,7 +29,7 @@ export function BarChart({ bars, title, yTitle, ariaLabel, exportName, height = 
       margin: { l: 60, r: 12, t: title ? 44 : 24, b: 40 },
       ...(title ? { title: { text: plotlyText(title), x: 0, xanchor: 'left', font: { size: 13 } } } : {}),
       xaxis: { ...base.xaxis, type: 'category', automargin: true },
-      yaxis: { ...base.yaxis, title: { text: plotlyText(yTitle), standoff: 8 }, rangemode: 'tozero', automargin: true, ...(max >= 1000 ? { tickformat: '~s' } : {}) },
+      yaxis: { ...base.yaxis, title: { text: plotlyText(yTitle), standoff: 8 }, rangemode: 'tozero', automargin: true, ...valueTicks(max) },
       showlegend: false,
     };
     await Plotly.react(el, data, layout, { displaylogo: false, responsive: true, displayModeBar: false });

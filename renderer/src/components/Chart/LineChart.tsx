@@ -7,14 +7,10 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Annotations, Data, Layout, PlotlyHTMLElement, PlotRelayoutEvent, Shape } from 'plotly.js';
 import { ChartFrame } from './ChartFrame';
-import { chartTheme, plotlyText, themeLayout, usePlotly } from './plotly';
+import { chartTheme, plotlyText, themeLayout, usePlotly, valueTicks } from './plotly';
+import { plotlyLines, pointLabel } from '../../../../shared/plotlyText';
 import { MANY_POINTS, thinSeries, type ChartSeries, type GoalLine } from '../../../../shared/chartData';
 
-/** A point's label: escaped user text, its second line smaller and muted (plotly's <br> and <span>). */
-function pointLabel(text: string): string {
-  const [first, ...rest] = text.split('\n');
-  return rest.length ? `${plotlyText(first!)}<br><span style="font-size:10px;opacity:0.7">${plotlyText(rest.join(' '))}</span>` : plotlyText(first!);
-}
 
 /** A point's label as lines of text (the second one smaller). */
 function labelLines(text: string): string[] {
@@ -345,7 +341,8 @@ export function LineChart({ series: shownSeries, goals = [], title, yTitle, aria
         }),
         // each label above, below or beside its own marker, wherever it crosses no line or other label
         textposition: plan ? plan.positions[k]! : 'top center', textfont: { color: fg, size: LABEL_SIZE },
-        hovertext: s.hover?.map(plotlyText), hoverinfo: s.hover ? 'text' : 'x+y',
+        // the hover's lines as plotly's <br> (it draws "\n" as a space)
+        hovertext: s.hover?.map(plotlyLines), hoverinfo: s.hover ? 'text' : 'x+y',
         // thousands of steps: small, see-through marks, so the set-apart ones never hide the line beneath
         line: { color, width: 2 },
         marker: lots
@@ -389,7 +386,7 @@ export function LineChart({ series: shownSeries, goals = [], title, yTitle, aria
       yaxis: {
         ...base.yaxis,
         title: { text: plotlyText(yTitle), standoff: 8 }, rangemode: 'tozero', automargin: true,
-        ...(max >= 1000 ? { tickformat: '~s' } : {}),
+        ...valueTicks(max),
         range: yRange, autorange: false,
       },
       showlegend: legend,
