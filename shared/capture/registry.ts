@@ -5,6 +5,7 @@
 import type { CaptureContext, CaptureParser, Finding, FindingRule, LineSink, ParseOutput, ParsedCapture } from './types';
 import { cleanLine, commandParts } from './text';
 import { keepFiniteNumbers } from './safe';
+import { emptyOutput } from './parsers/kit';
 import { group as load } from './parsers/load/index';
 import { group as fio } from './parsers/fio/index';
 import { group as facts } from './parsers/facts/index';
@@ -112,7 +113,11 @@ const TEXT_PARSER: CaptureParser = {
     return {
       line() { lines++; },
       span() { lines++; return true; },
-      end: () => ({ metrics: [], series: [], facts: {}, settings: {}, warnings: [`not a capture Tunebook recognizes; kept as plain text (${lines} lines)`] }),
+      end: () => {
+        const out = emptyOutput();
+        out.warnings.push(`not a capture Tunebook recognizes; kept as plain text (${lines} lines)`);
+        return out;
+      },
     };
   },
 };
@@ -300,7 +305,7 @@ export class CaptureStream {
     if (!this.sink) this.detectNow();
     let out: ParseOutput;
     try { out = this.sink!.end(); } catch (e) {
-      out = { metrics: [], series: [], facts: {}, settings: {}, warnings: [] };
+      out = emptyOutput();
       this.warn(`parser ${this.parser!.id} failed: ${e instanceof Error ? e.message : String(e)}`);
     }
     // the numbers shown are finite, whatever the parser made of a number too long for a double

@@ -1,6 +1,6 @@
 /** Helpers shared by the hardware-facts parsers. Pure; never throw. */
-import type { LineSink, Metric, ParseOutput, Unit } from '../../types';
-import { promptCommand } from '../../text';
+import type { LineSink, Metric, ParseOutput } from '../../types';
+import { commandLine, textRecord } from '../kit';
 
 /** "Key:   value" / "Key：value" (full-width colon) → [key, value]; undefined if no colon. */
 export function keyValue(line: string): [string, string] | undefined {
@@ -19,14 +19,6 @@ export function cacheBytes(s: string): number {
   return Math.round(Number(m[1]) * 1024 ** p);
 }
 
-export function metric(name: string, value: number, unit: Unit, lineNo?: number, column?: string, labels?: Record<string, string>): Metric {
-  const m: Metric = { name, value, unit };
-  if (labels) m.labels = labels;
-  if (column !== undefined) m.column = column;
-  if (lineNo !== undefined) m.lines = [lineNo, lineNo];
-  return m;
-}
-
 /**
  * A base sink: handles a shell prompt + command line at the top (only for `tools`), collects
  * warnings, facts, settings and metrics. Subclasses implement `read`.
@@ -35,8 +27,8 @@ export abstract class FactsSink implements LineSink {
   protected command: string | undefined;
   protected toolVersion: string | undefined;
   protected readonly warnings: string[] = [];
-  protected readonly facts: ParseOutput['facts'] = {};
-  protected readonly settings: Record<string, string> = {};
+  protected readonly facts: ParseOutput['facts'] = textRecord();
+  protected readonly settings: Record<string, string> = textRecord();
   protected readonly metrics: Metric[] = [];
   protected tables: ParseOutput['tables'];
   private seen = 0;
@@ -45,7 +37,7 @@ export abstract class FactsSink implements LineSink {
 
   line(text: string, lineNo: number): void {
     if (this.seen < 5 && this.command === undefined) {
-      const c = promptCommand(text, this.tools);
+      const c = commandLine(text, this.tools);
       if (c !== undefined) { this.command = c; this.onCommand(c); return; }
     }
     if (text.trim() !== '') this.seen++;
@@ -78,11 +70,4 @@ export abstract class FactsSink implements LineSink {
     if (this.tables && Object.keys(this.tables).length) out.tables = this.tables;
     return out;
   }
-}
-
-/** A prompt line running one of `tools` within the first lines of `head`. */
-export function headHasCommand(head: readonly string[], tools: readonly string[]): boolean {
-  const n = Math.min(head.length, 5);
-  for (let i = 0; i < n; i++) if (promptCommand(head[i]!, tools) !== undefined) return true;
-  return false;
 }

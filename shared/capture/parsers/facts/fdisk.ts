@@ -4,8 +4,8 @@
  * the same (its command line is kept).
  */
 import type { CaptureParser, FactValue } from '../../types';
-import { fields } from '../../text';
-import { FactsSink, headHasCommand, metric } from './common';
+import { fields, headCommand, metric } from '../kit';
+import { FactsSink } from './common';
 
 interface Disk { [k: string]: FactValue; name: string }
 
@@ -37,7 +37,7 @@ class FdiskSink extends FactsSink {
       this.disks.push(d);
       this.cur = d;
       this.header = null;
-      if (d.size_bytes !== undefined) this.metrics.push(metric('disk_size_bytes', d.size_bytes as number, 'B', lineNo, 'bytes', { device: d.name }));
+      if (d.size_bytes !== undefined) this.metrics.push(metric('disk_size_bytes', d.size_bytes as number, 'B', { labels: { device: d.name }, column: 'bytes', lines: lineNo }));
       else this.warn(lineNo, text, 'disk size');
       return;
     }
@@ -101,7 +101,7 @@ export const fdiskParser: CaptureParser = {
     }
     if (disk && sector) return 0.95;
     if (disk) return 0.8;
-    if (headHasCommand(head, ['fdisk'])) return 0.5;
+    if (headCommand(head, ['fdisk']) !== undefined) return 0.5;
     return 0;
   },
   open: () => new FdiskSink(),

@@ -4,11 +4,11 @@
  * the old "-/+ buffers/cache:" layout, and repeated reports (-s / -c) as series.
  */
 import type { CaptureParser, ParseOutput, Series } from '../../types';
-import { fields } from '../../text';
 import { SeriesSet } from '../../series';
-import { FactsSink, headHasCommand } from './common';
+import { fields, headCommand, lookupTable } from '../kit';
+import { FactsSink } from './common';
 
-const COLUMN_NAMES: Record<string, string> = {
+const COLUMN_NAMES = lookupTable({
   total: 'total', used: 'used', free: 'free', shared: 'shared', 'buff/cache': 'buff_cache', buffers: 'buffers',
   cache: 'cache', cached: 'cache', available: 'available',
   // zh_CN / de / fr / es
@@ -16,9 +16,14 @@ const COLUMN_NAMES: Record<string, string> = {
   gesamt: 'total', benutzt: 'used', frei: 'free', gemeinsam: 'shared', 'gemns.': 'shared', 'Puffer/Cache': 'buff_cache', 'Puffer/Zwischenspeicher': 'buff_cache', verfügbar: 'available', Puffer: 'buffers',
   'utilisé': 'used', libre: 'free', 'partagé': 'shared', 'tamp/cache': 'buff_cache', disponible: 'available',
   usado: 'used', libr: 'free', compartido: 'shared', 'búfer/caché': 'buff_cache',
-};
+});
 
 const HUMAN = /^(\d+(?:[.,]\d+)?)([BKMGTPE]?)(i?)$/;
+/** free's long unit options → bytes per unit */
+const LONG_UNITS = lookupTable({
+  '--bytes': 1, '--kibi': 1024, '--mebi': 1024 ** 2, '--gibi': 1024 ** 3, '--tebi': 1024 ** 4, '--pebi': 1024 ** 5,
+  '--kilo': 1000, '--mega': 1e6, '--giga': 1e9, '--tera': 1e12, '--peta': 1e15,
+});
 
 class FreeSink extends FactsSink {
   private cols: string[] | null = null;
@@ -39,13 +44,9 @@ class FreeSink extends FactsSink {
     const w = cmd.split(/\s+/).slice(1);
     const si = w.includes('--si');
     const k = si ? 1000 : 1024;
-    const LONG: Record<string, number> = {
-      '--bytes': 1, '--kibi': 1024, '--mebi': 1024 ** 2, '--gibi': 1024 ** 3, '--tebi': 1024 ** 4, '--pebi': 1024 ** 5,
-      '--kilo': 1000, '--mega': 1e6, '--giga': 1e9, '--tera': 1e12, '--peta': 1e15,
-    };
     let unit = 0;
     for (const o of w) {
-      if (LONG[o] !== undefined) unit = LONG[o]!;
+      if (LONG_UNITS[o] !== undefined) unit = LONG_UNITS[o]!;
       else if (/^-[a-zA-Z]+$/.test(o)) {
         for (const c of o.slice(1)) {
           if (c === 'b') unit = 1; else if (c === 'k') unit = k; else if (c === 'm') unit = k ** 2; else if (c === 'g') unit = k ** 3;
@@ -190,7 +191,7 @@ export const freeParser: CaptureParser = {
     }
     if (header && mem) return 0.95;
     if (mem && swap) return 0.7;
-    if (headHasCommand(head, ['free']) && (mem || header)) return 0.8;
+    if (headCommand(head, ['free']) !== undefined && (mem || header)) return 0.8;
     return 0;
   },
   open: () => new FreeSink(),

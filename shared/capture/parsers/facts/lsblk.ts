@@ -5,7 +5,8 @@
  * disk_size_bytes metrics and a `devices` table of every row (partitions, mountpoints).
  */
 import type { CaptureParser, FactValue } from '../../types';
-import { FactsSink, headHasCommand, metric } from './common';
+import { headCommand, metric, textRecord } from '../kit';
+import { FactsSink } from './common';
 
 interface Disk { [k: string]: FactValue; name: string }
 type Cell = string | number | null;
@@ -105,7 +106,7 @@ class LsblkSink extends FactsSink {
     while (this.stack.length && this.stack[this.stack.length - 1]!.depth >= depth) this.stack.pop();
     const parent = this.stack.length ? this.stack[this.stack.length - 1]!.name : null;
     this.stack.push({ depth, name });
-    const rec: Record<string, string> = {};
+    const rec = textRecord<string>();
     h.forEach((c, j) => { if (cells[j]!.length) rec[c.name.toLowerCase()] = cells[j]!.join(' '); });
     this.addRow(rec, parent, lineNo);
   }
@@ -139,7 +140,7 @@ class LsblkSink extends FactsSink {
     const model = str(rec.model); if (model) d.model = model;
     const rm = str(rec.rm); if (rm !== null) d.removable = rm === '1' || rm === 'true';
     this.disks.push(d);
-    if (typeof d.size_bytes === 'number') this.metrics.push(metric('disk_size_bytes', d.size_bytes, 'B', lineNo, 'SIZE', { device: d.name }));
+    if (typeof d.size_bytes === 'number') this.metrics.push(metric('disk_size_bytes', d.size_bytes, 'B', { labels: { device: d.name }, column: 'SIZE', lines: lineNo }));
   }
 
   private readJson(): void {
@@ -164,7 +165,7 @@ class LsblkSink extends FactsSink {
       for (const x of xs) {
         if (!x || typeof x !== 'object') continue;
         const o = x as Record<string, unknown>;
-        const rec: Record<string, string | number | boolean | null> = {};
+        const rec = textRecord<string | number | boolean | null>();
         for (const k of cols) {
           const v = o[k];
           if (Array.isArray(v)) { const s = v.filter((y) => y !== null).map(String); rec[k] = s.length ? s.join(',') : null; } else if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') rec[k] = v;
@@ -196,7 +197,7 @@ export const lsblkParser: CaptureParser = {
       if (!header && isHeader(l)) { header = true; if (i + 1 < n && head[i + 1]!.trim() !== '') return 0.9; }
     }
     if (header) return 0.7;
-    if (headHasCommand(head, ['lsblk'])) return 0.5;
+    if (headCommand(head, ['lsblk']) !== undefined) return 0.5;
     return 0;
   },
   open: () => new LsblkSink(),

@@ -4,11 +4,14 @@
  * `-a`, `-y`) and the cache table of `lscpu -C` (also `-C -J`) → CPU facts under the same names.
  */
 import type { CaptureParser, FactValue, Metric, Table } from '../../types';
-import { fields, num, promptCommand } from '../../text';
-import { FactsSink, cacheBytes, headHasCommand, keyValue, metric } from './common';
+import { commandLine, fields, headCommand, lookupTable, metric, num, textRecord } from '../kit';
+import { FactsSink, cacheBytes, keyValue } from './common';
+
+/** the program whose prompt line names the command (a second one starts the next lscpu run of the file) */
+const LSCPU = ['lscpu'];
 
 /** Canonical lscpu field → localized spellings seen in the wild (zh_CN, de, fr, es). */
-const ALIASES: Record<string, string> = {
+const ALIASES = lookupTable({
   '架构': 'Architecture', 'Architektur': 'Architecture',
   'CPU': 'CPU(s)', 'CPU(s)': 'CPU(s)', 'CPU(s)：': 'CPU(s)', 'Processeur(s)': 'CPU(s)', 'CPU(s) disponibles': 'CPU(s)',
   '型号名称': 'Model name', 'Modellname': 'Model name', 'Nom de modèle': 'Model name', 'Nombre del modelo': 'Model name',
@@ -22,7 +25,7 @@ const ALIASES: Record<string, string> = {
   'CPU 最小 MHz': 'CPU min MHz', 'Minimale Taktfrequenz der CPU': 'CPU min MHz',
   'NUMA 节点': 'NUMA node(s)', 'NUMA-Knoten': 'NUMA node(s)',
   '虚拟化': 'Virtualization', 'Virtualisierung': 'Virtualization',
-};
+});
 
 export class LscpuReader {
   readonly fields = new Map<string, string>();
@@ -276,13 +279,13 @@ class LscpuSink extends FactsSink {
   private firstRow = 0;
   private lastRow = 0;
 
-  constructor() { super(['lscpu']); }
+  constructor() { super(LSCPU); }
 
   protected read(text: string, lineNo: number): void {
     const t = text.trim();
     if (t === '') return;
     // the next lscpu run of a file that holds several (the first prompt line is the capture's command)
-    if (promptCommand(t, ['lscpu']) !== undefined) {
+    if (commandLine(t, LSCPU) !== undefined) {
       if (this.mode === 'json') this.readJson();
       this.mode = 'unknown';
       this.header = [];
@@ -365,7 +368,7 @@ class LscpuSink extends FactsSink {
   private cacheRow(t: string, lineNo: number): void {
     const f = fields(t);
     if (f.length !== this.header.length) { this.warn(lineNo, t, 'lscpu -C row'); return; }
-    const rec: Record<string, Cell> = {};
+    const rec = textRecord<Cell>();
     this.header.forEach((n, i) => { rec[n.toLowerCase()] = n === 'NAME' || n === 'TYPE' || n === 'ONE-SIZE' || n === 'ALL-SIZE' || /POLICY$/.test(n) ? f[i]! : cellOf(f[i]!); });
     this.cacheRows.push(rec);
     if (this.cacheTable && this.sameColumns(this.cacheTable)) this.cacheTable.rows.push(this.header.map((n) => rec[n.toLowerCase()] ?? null));
@@ -402,7 +405,7 @@ class LscpuSink extends FactsSink {
       for (const x of list) for (const k of Object.keys(x)) if (!names.includes(k)) names.push(k);
       this.startTable('caches', names.map((n) => n.toUpperCase()));
       for (const x of list) {
-        const rec: Record<string, Cell> = {};
+        const rec = textRecord<Cell>();
         for (const k of names) { const v = x[k]; rec[k] = v === null || v === undefined ? null : typeof v === 'number' ? v : String(v); }
         this.cacheRows.push(rec);
         this.cacheTable!.rows.push(names.map((k) => rec[k] ?? null));
@@ -434,11 +437,11 @@ class LscpuSink extends FactsSink {
     const rows = (m: Metric): Metric => { if (this.firstRow) m.lines = [this.firstRow, this.lastRow]; return m; };
     const threads = this.facts.cpu_threads;
     if (typeof threads === 'number') {
-      this.metrics.push(this.r.fields.has('CPU(s)') || !this.cpuRows.length ? metric('cpu_threads', threads, 'count', this.r.lines.get('CPU(s)'), 'CPU(s)') : rows(metric('cpu_threads', threads, 'count', undefined, 'CPU')));
+      this.metrics.push(this.r.fields.has('CPU(s)') || !this.cpuRows.length ? metric('cpu_threads', threads, 'count', { column: 'CPU(s)', lines: this.r.lines.get('CPU(s)') }) : rows(metric('cpu_threads', threads, 'count', { column: 'CPU' })));
     }
     const cores = this.facts.cpu_cores;
     if (typeof cores === 'number') {
-      this.metrics.push(this.r.fields.has('Core(s) per socket') || !this.cpuRows.length ? metric('cpu_cores', cores, 'count', this.r.lines.get('Core(s) per socket'), 'Core(s) per socket') : rows(metric('cpu_cores', cores, 'count', undefined, 'CORE')));
+      this.metrics.push(this.r.fields.has('Core(s) per socket') || !this.cpuRows.length ? metric('cpu_cores', cores, 'count', { column: 'Core(s) per socket', lines: this.r.lines.get('Core(s) per socket') }) : rows(metric('cpu_cores', cores, 'count', { column: 'CORE' })));
     }
   }
 }
@@ -468,7 +471,7 @@ export const lscpuParser: CaptureParser = {
     }
     if (arch && cpus && other) score = 0.95;
     else if (arch && (cpus || other)) score = 0.8;
-    if (score === 0 && headHasCommand(head, ['lscpu'])) score = 0.6;
+    if (score === 0 && headCommand(head, LSCPU) !== undefined) score = 0.6;
     return score;
   },
   open: () => new LscpuSink(),

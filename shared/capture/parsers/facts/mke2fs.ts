@@ -7,8 +7,8 @@
  * `-q` prints nothing.
  */
 import type { CaptureParser } from '../../types';
-import { commandParts } from '../../text';
-import { FactsSink, headHasCommand, metric } from './common';
+import { commandParts, headCommand, metric } from '../kit';
+import { FactsSink } from './common';
 
 /** longer lines are not mke2fs's */
 const MAX_LINE = 1000;
@@ -139,7 +139,7 @@ class Mke2fsSink extends FactsSink {
     this.facts.filesystem_block_bytes = n;
     const i = this.metrics.findIndex((x) => x.name === 'filesystem_block_bytes');
     if (i >= 0) this.metrics.splice(i, 1);
-    this.metrics.push(metric('filesystem_block_bytes', n, 'B', lineNo, column));
+    this.metrics.push(metric('filesystem_block_bytes', n, 'B', { column, lines: lineNo }));
   }
 
   private addBackups(t: string): void {
@@ -154,7 +154,7 @@ class Mke2fsSink extends FactsSink {
     const bc = this.facts.filesystem_block_count;
     if (typeof bs === 'number' && typeof bc === 'number' && Number.isSafeInteger(bs * bc)) {
       this.facts.filesystem_size_bytes = bs * bc;
-      this.metrics.push(metric('filesystem_size_bytes', bs * bc, 'B', undefined, 'blocks × block size'));
+      this.metrics.push(metric('filesystem_size_bytes', bs * bc, 'B', { column: 'blocks × block size' }));
     }
   }
 }
@@ -178,7 +178,7 @@ export const mke2fsParser: CaptureParser = {
     }
     if (creating || verbose >= 2) return banner ? 0.97 : 0.9;
     if (banner) return 0.8;
-    if (headHasCommand(head, ['mke2fs', 'mkfs.ext4', 'mkfs.ext3', 'mkfs.ext2'])) return 0.5;
+    if (headCommand(head, ['mke2fs', 'mkfs.ext4', 'mkfs.ext3', 'mkfs.ext2']) !== undefined) return 0.5;
     return 0;
   },
   open: () => new Mke2fsSink(),

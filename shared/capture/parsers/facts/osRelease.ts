@@ -3,7 +3,8 @@
  * system-release, and lsb_release -a → os_name, os_version, os_id facts.
  */
 import type { CaptureParser } from '../../types';
-import { FactsSink, headHasCommand, keyValue } from './common';
+import { headCommand, textRecord } from '../kit';
+import { FactsSink, keyValue } from './common';
 
 const RELEASE_LINE = /^(.+?) release (\d[\w.-]*)(?:\s*\((.*)\))?\s*$/;
 const ID_MAP: Array<[RegExp, string]> = [
@@ -19,7 +20,7 @@ function unquote(v: string): string {
 }
 
 class OsReleaseSink extends FactsSink {
-  private readonly lsb: Record<string, string> = {};
+  private readonly lsb = textRecord<string>();
 
   constructor() { super(['cat', 'lsb_release', 'head', 'hostnamectl']); }
 
@@ -94,7 +95,7 @@ export const osReleaseParser: CaptureParser = {
     if (rel && lines.length <= 3) return 0.9;
     if (keys === 1) return 0.5;
     if (rel) return 0.6;
-    if (headHasCommand(head, ['lsb_release'])) return 0.6;
+    if (headCommand(head, ['lsb_release']) !== undefined) return 0.6;
     return 0;
   },
   open: () => new OsReleaseSink(),

@@ -1,6 +1,7 @@
 /** /proc/cpuinfo (x86, ARM, POWER, s390 layouts) → CPU facts and a per-processor table. */
 import type { CaptureParser } from '../../types';
-import { FactsSink, headHasCommand, metric } from './common';
+import { headCommand, metric } from '../kit';
+import { FactsSink } from './common';
 
 const COLS = ['processor', 'model name', 'physical id', 'core id', 'cpu cores', 'siblings', 'cpu MHz'] as const;
 
@@ -67,7 +68,7 @@ class CpuinfoSink extends FactsSink {
     const cache = get('cache size');
     if (cache) this.facts.cpu_cache_size = cache;
     if (procs.length) {
-      this.metrics.push({ ...metric('cpu_threads', procs.length, 'count', undefined, 'processor'), lines: [this.first, this.last] });
+      this.metrics.push(metric('cpu_threads', procs.length, 'count', { column: 'processor', lines: [this.first, this.last] }));
       this.tables = { processors: { columns: [...COLS], rows: procs.map((p) => COLS.map((c) => { const v = p.get(c); if (v === undefined) return null; const n = Number(v); return v !== '' && Number.isFinite(n) ? n : v; })) } };
     }
   }
@@ -87,7 +88,7 @@ export const procCpuinfoParser: CaptureParser = {
     }
     if (proc && other >= 2) return 0.95;
     if (proc && other === 1) return 0.7;
-    if (other >= 3 && headHasCommand(head, ['cat']) && head.some((l) => /\/proc\/cpuinfo/.test(l))) return 0.8;
+    if (other >= 3 && headCommand(head, ['cat']) !== undefined && head.some((l) => /\/proc\/cpuinfo/.test(l))) return 0.8;
     return 0;
   },
   open: () => new CpuinfoSink(),

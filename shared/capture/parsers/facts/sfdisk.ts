@@ -7,7 +7,8 @@
  * is detected as `fdisk`; read here too when the kind is forced.
  */
 import type { CaptureParser, FactValue, LineSink, ParseOutput, Table } from '../../types';
-import { FactsSink, headHasCommand } from './common';
+import { headCommand, lookupTable } from '../kit';
+import { FactsSink } from './common';
 import { fdiskParser } from './fdisk';
 
 interface Disk { [k: string]: FactValue; name: string }
@@ -22,7 +23,7 @@ interface Part { node: string | null; start: number | null; sectors: number | nu
 
 /** The headers sfdisk writes (libfdisk's script.c), JSON names beside the dump's. */
 const HEADERS = new Set(['label', 'label-id', 'device', 'unit', 'first-lba', 'last-lba', 'table-length', 'grain', 'sector-size']);
-const JSON_HEADER: Record<string, string> = { id: 'label-id', firstlba: 'first-lba', lastlba: 'last-lba', sectorsize: 'sector-size' };
+const JSON_HEADER = lookupTable({ id: 'label-id', firstlba: 'first-lba', lastlba: 'last-lba', sectorsize: 'sector-size' });
 
 const MAX_JSON = 8 * 1024 * 1024;
 const MAX_LINE = 4096;
@@ -245,7 +246,7 @@ export const sfdiskParser: CaptureParser = {
     }
     if ((label || old) && (unit || part)) return 0.95;
     if (part) return 0.9;
-    const prompt = headHasCommand(head, ['sfdisk']) ? 0.5 : 0;
+    const prompt = headCommand(head, ['sfdisk']) !== undefined ? 0.5 : 0;
     return Math.max(prompt, label || old ? 0.4 : 0);
   },
   open: () => new SfdiskSink(),

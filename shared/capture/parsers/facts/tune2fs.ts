@@ -1,6 +1,7 @@
 /** tune2fs -l / dumpe2fs -h (e2fsprogs), or just a grep'd line of it ("Block size: 4096") → filesystem facts. */
 import type { CaptureParser } from '../../types';
-import { FactsSink, headHasCommand, keyValue, metric } from './common';
+import { headCommand, metric } from '../kit';
+import { FactsSink, keyValue } from './common';
 
 class Tune2fsSink extends FactsSink {
   constructor() { super(['tune2fs', 'dumpe2fs']); }
@@ -25,7 +26,7 @@ class Tune2fsSink extends FactsSink {
     switch (key) {
       case 'Block size':
         this.facts.filesystem_block_bytes = int;
-        this.metrics.push(metric('filesystem_block_bytes', int, 'B', lineNo, key));
+        this.metrics.push(metric('filesystem_block_bytes', int, 'B', { column: key, lines: lineNo }));
         break;
       case 'Block count': this.facts.filesystem_block_count = int; break;
       case 'Inode count': this.facts.filesystem_inode_count = int; break;
@@ -48,7 +49,7 @@ class Tune2fsSink extends FactsSink {
     const bc = this.facts.filesystem_block_count;
     if (typeof bs === 'number' && typeof bc === 'number') {
       this.facts.filesystem_size_bytes = bs * bc;
-      this.metrics.push(metric('filesystem_size_bytes', bs * bc, 'B', undefined, 'Block count × Block size'));
+      this.metrics.push(metric('filesystem_size_bytes', bs * bc, 'B', { column: 'Block count × Block size' }));
     }
     const features = this.facts.filesystem_features;
     if (Array.isArray(features)) this.facts.filesystem_type = features.includes('extent') ? 'ext4' : features.includes('has_journal') ? 'ext3' : 'ext2';
@@ -69,7 +70,7 @@ export const tune2fsParser: CaptureParser = {
       else if (/^(Filesystem volume name|Filesystem UUID|Filesystem features|Inode count|Block count|Reserved block count):/.test(l)) other++;
     }
     if (magic || (block && other >= 2)) return 0.95;
-    if (block && headHasCommand(head, ['tune2fs', 'dumpe2fs'])) return 0.9;
+    if (block && headCommand(head, ['tune2fs', 'dumpe2fs']) !== undefined) return 0.9;
     if (block || other >= 2) return 0.5;
     return 0;
   },

@@ -1,7 +1,7 @@
 /** uname -a / -r / -s -r -m … (GNU coreutils, busybox) → kernel facts. */
 import type { CaptureParser } from '../../types';
-import { fields } from '../../text';
-import { FactsSink, headHasCommand } from './common';
+import { fields, headCommand } from '../kit';
+import { FactsSink } from './common';
 
 /** "6.1.0-18-amd64": digits, a point, a digit, then release characters (one way to match: linear on a long word) */
 const RELEASE = /^\d+\.(?=\d)[-+.~\w]*$/;
@@ -46,7 +46,7 @@ export const unameParser: CaptureParser = {
   commands: [{ program: 'uname' }],
   detect(head) {
     const lines = head.filter((l) => l.trim() !== '');
-    const cmd = headHasCommand(head, ['uname']);
+    const cmd = headCommand(head, ['uname']) !== undefined;
     // ("\d+\.\d\S*", not "\d+\.\d+\S*": one way to match, linear on a long word)
     for (const l of lines.slice(0, 3)) {
       if (/^(Linux|Darwin|FreeBSD|SunOS|CYGWIN\S*|MINGW\S*)\s+\S+\s+\d+\.\d\S*\s+#?\d*/.test(l) && /\s#\d+\s/.test(l)) return 0.95;

@@ -6,17 +6,18 @@
  * (s), users_count (count); repeated lines (watch, a loop) keep the last values.
  */
 import type { CaptureParser } from '../../types';
-import { FactsSink, headHasCommand, metric } from './common';
+import { headCommand, lookupTable, metric } from '../kit';
+import { FactsSink } from './common';
 
 /** " 23:10:01 up …" — the classic line; also without the clock (BusyBox prints it, some logs drop it). */
 const CLASSIC = /^(?:(\d{1,2}:\d{2}(?::\d{2})?)(?:\s*[AaPp][Mm])?\s+)?up\s+(.*?),?\s+(?:(\d+)\s+users?,\s+)?load averages?:\s*(\d+(?:[.,]\d+)?)[,\s]\s*(\d+(?:[.,]\d+)?)[,\s]\s*(\d+(?:[.,]\d+)?)\s*$/;
 const PRETTY = /^up\s+(.+)$/;
 const SINCE = /^(\d{4})-(\d{2})-(\d{2})\s+(\d{2}):(\d{2}):(\d{2})$/;
 
-const UNIT_S: Record<string, number> = {
+const UNIT_S = lookupTable({
   sec: 1, secs: 1, second: 1, seconds: 1, min: 60, mins: 60, minute: 60, minutes: 60, hour: 3600, hours: 3600, hr: 3600, hrs: 3600,
   day: 86400, days: 86400, week: 604800, weeks: 604800, year: 31536000, years: 31536000, decade: 315360000, decades: 315360000,
-};
+});
 
 /** "3 days,  4:05" / "5 min" / "1 day, 10 min" / "8 hours, 2 minutes" / "2 days, 3 hours" → seconds. */
 export function uptimeSeconds(s: string): number {
@@ -73,12 +74,12 @@ class UptimeSink extends FactsSink {
     const l = this.last;
     if (!l) return;
     if (l.load) {
-      this.metrics.push(metric('load_average_1m', l.load[0], 'count', l.lineNo, 'load average (1 min)'));
-      this.metrics.push(metric('load_average_5m', l.load[1], 'count', l.lineNo, 'load average (5 min)'));
-      this.metrics.push(metric('load_average_15m', l.load[2], 'count', l.lineNo, 'load average (15 min)'));
+      this.metrics.push(metric('load_average_1m', l.load[0], 'count', { column: 'load average (1 min)', lines: l.lineNo }));
+      this.metrics.push(metric('load_average_5m', l.load[1], 'count', { column: 'load average (5 min)', lines: l.lineNo }));
+      this.metrics.push(metric('load_average_15m', l.load[2], 'count', { column: 'load average (15 min)', lines: l.lineNo }));
     }
-    if (l.up !== undefined) { this.metrics.push(metric('uptime_seconds', l.up, 's', l.lineNo, 'up')); this.facts.uptime_seconds = l.up; }
-    if (l.users !== undefined) this.metrics.push(metric('users_count', l.users, 'count', l.lineNo, 'users'));
+    if (l.up !== undefined) { this.metrics.push(metric('uptime_seconds', l.up, 's', { column: 'up', lines: l.lineNo })); this.facts.uptime_seconds = l.up; }
+    if (l.users !== undefined) this.metrics.push(metric('users_count', l.users, 'count', { column: 'users', lines: l.lineNo }));
     void this.sinceLine;
   }
 }
@@ -97,7 +98,7 @@ export const uptimeParser: CaptureParser = {
       else if (t.length <= MAX && PRETTY.test(t) && Number.isFinite(uptimeSeconds(t.slice(3)))) pretty++;
       else other++;
     }
-    const cmd = headHasCommand(head, ['uptime']);
+    const cmd = headCommand(head, ['uptime']) !== undefined;
     if (nClassic && other <= 1) return 0.9;
     if (pretty && other === 0) return 0.8;
     if (cmd && (nClassic || pretty)) return 0.8;

@@ -4,9 +4,9 @@
  * See docs/parsers/fio.md for what is emitted.
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Table } from '../../types';
-import { commandWord, promptCommand } from '../../text';
+import { commandLine, commandWord, headCommand, textRecord } from '../kit';
 import type { JobReport } from './fioUtil';
-import { DIRS, TIME_UNIT, commandOptions, fioCount, fioSize, finishJobs, kvPairs, metric, pctName, push } from './fioUtil';
+import { DIRS, TIME_UNIT, commandOptions, fioCount, fioMetric, fioSize, finishJobs, kvPairs, pctName, push } from './fioUtil';
 import { readFioJson } from './json';
 import { readTerse } from './terse';
 
@@ -14,6 +14,7 @@ const JOB_HEADER = /: \(g=\d+\): rw=/;
 const RESULT_HEADER = /: \(groupid=\d+, jobs=\d+\): err=\s*-?\d+/;
 const PROGRESS = /^Jobs: \d+ \(f=\d+\)/;
 const TERSE = /^[2-5];[^;]*;[^;]*;[^;]*;/;
+const FIO = ['fio'];
 
 function detect(head: readonly string[]): number {
   let best = 0;
@@ -28,9 +29,9 @@ function detect(head: readonly string[]): number {
     if (/^Run status group \d+ \(all jobs\):/.test(l)) best = Math.max(best, 0.9);
     if (/Jobs: \d+ \(f=\d+\): \[/.test(l)) best = Math.max(best, 0.8);
     if (/^fio-\d+\.\d+/.test(l.trim())) best = Math.max(best, 0.6);
-    if (i < 5 && commandWord(promptCommand(l) ?? '') === 'fio') best = Math.max(best, 0.5);
     if (/^\s+(read|write|trim)\s*: IOPS=[\d.]+[kM]?, BW=/.test(l)) best = Math.max(best, 0.9);
   }
+  if (headCommand(head, FIO) !== undefined) best = Math.max(best, 0.5);
   return best;
 }
 
@@ -46,12 +47,12 @@ class FioSink implements LineSink {
   private command: string | undefined;
   private toolVersion: string | undefined;
   private readonly warnings: string[] = [];
-  private readonly cmdSettings: Record<string, string> = {};
-  private readonly jsonSettings: Record<string, string> = {};
-  private readonly headerSettings: Record<string, string> = {};
+  private readonly cmdSettings: Record<string, string> = textRecord();
+  private readonly jsonSettings: Record<string, string> = textRecord();
+  private readonly headerSettings: Record<string, string> = textRecord();
   private jobDefs = 0;
   private readonly jobNames = new Set<string>();
-  private readonly perJobSettings: Record<string, string> = {};
+  private readonly perJobSettings: Record<string, string> = textRecord();
   private processes = NaN;
   private readonly tables: Record<string, Table> = {};
 
@@ -125,7 +126,7 @@ class FioSink implements LineSink {
     if (this.command === undefined && lineNo <= 20) {
       // `script` logs: Script started on … [COMMAND="fio …" …]
       const sc = /^Script started on .*\[COMMAND="(.*?)"/.exec(t);
-      const c = promptCommand(l, ['fio']) ?? (/^fio\s+-/.test(t) ? t : undefined) ?? (sc && commandWord(sc[1]!) === 'fio' ? sc[1] : undefined);
+      const c = commandLine(l, FIO, { bare: true }) ?? (sc && commandWord(sc[1]!) === 'fio' ? sc[1] : undefined);
       if (c) { this.setCommand(c); return; }
     }
     if (/^fio[- ]v?\d+\.\d+\S*$/.test(t)) { this.toolVersion = t.replace(/^fio /, 'fio-'); return; }
@@ -203,8 +204,8 @@ class FioSink implements LineSink {
     this.runGroup = null;
     this.inDisk = false;
     if (g) {
-      push(this.cur.metrics, metric('jobs', Number(g[2]), 'count', {}, 'jobs', [lineNo, lineNo]));
-      push(this.cur.metrics, metric('errors', Number(g[3]), 'count', {}, 'err', [lineNo, lineNo]));
+      push(this.cur.metrics, fioMetric('jobs', Number(g[2]), 'count', { column: 'jobs', lines: lineNo }));
+      push(this.cur.metrics, fioMetric('errors', Number(g[3]), 'count', { column: 'err', lines: lineNo }));
     }
   }
 
@@ -226,10 +227,10 @@ class FioSink implements LineSink {
       const x = /^IOPS=([\d.]+[kMG]?), BW=([\d.]+[A-Za-z]*\/s)(?: \(([\d.]+[A-Za-z]*\/s)\))?(?:\(([\d.]+[A-Za-z]*)\/(\d+)msec\))?/.exec(body);
       if (!x) { this.warn(lineNo, 'fio direction line', t); return; }
       const L = { direction: dir };
-      this.add(metric('iops', fioCount(x[1]), '1/s', L, 'IOPS', L1), lineNo);
-      this.add(metric('bandwidth_bytes_per_second', fioSize(x[2]), 'B/s', L, 'BW', L1), lineNo);
-      if (x[4] !== undefined) this.add(metric('io_bytes', fioSize(x[4]), 'B', L, 'io', L1), lineNo);
-      if (x[5] !== undefined) this.add(metric('runtime_seconds', Number(x[5]) / 1000, 's', L, 'msec', L1), lineNo);
+      this.add(fioMetric('iops', fioCount(x[1]), '1/s', { labels: L, column: 'IOPS', lines: L1 }), lineNo);
+      this.add(fioMetric('bandwidth_bytes_per_second', fioSize(x[2]), 'B/s', { labels: L, column: 'BW', lines: L1 }), lineNo);
+      if (x[4] !== undefined) this.add(fioMetric('io_bytes', fioSize(x[4]), 'B', { labels: L, column: 'io', lines: L1 }), lineNo);
+      if (x[5] !== undefined) this.add(fioMetric('runtime_seconds', Number(x[5]) / 1000, 's', { labels: L, column: 'msec', lines: L1 }), lineNo);
       return;
     }
     // fio 2.x: "write: io=173MB, bw=8788KB/s, iops=2197, runt= 20176msec"
@@ -242,11 +243,11 @@ class FioSink implements LineSink {
       const iops = fioCount(kv.get('iops'));
       const bw = fioSize(kv.get('bw'), true);
       if (!Number.isFinite(iops) && !Number.isFinite(bw)) { this.warn(lineNo, 'fio direction line', t); return; }
-      this.add(metric('iops', iops, '1/s', L, 'iops', L1), lineNo);
-      this.add(metric('bandwidth_bytes_per_second', bw, 'B/s', L, 'bw', L1), lineNo);
-      this.add(metric('io_bytes', fioSize(kv.get('io'), true), 'B', L, 'io', L1), lineNo);
+      this.add(fioMetric('iops', iops, '1/s', { labels: L, column: 'iops', lines: L1 }), lineNo);
+      this.add(fioMetric('bandwidth_bytes_per_second', bw, 'B/s', { labels: L, column: 'bw', lines: L1 }), lineNo);
+      this.add(fioMetric('io_bytes', fioSize(kv.get('io'), true), 'B', { labels: L, column: 'io', lines: L1 }), lineNo);
       const runt = /^(\d+)\s*msec$/.exec(kv.get('runt') ?? '');
-      if (runt) this.add(metric('runtime_seconds', Number(runt[1]) / 1000, 's', L, 'runt', L1), lineNo);
+      if (runt) this.add(fioMetric('runtime_seconds', Number(runt[1]) / 1000, 's', { labels: L, column: 'runt', lines: L1 }), lineNo);
       return;
     }
     // "slat (usec): min=3, max=1005.2k, avg=28669.67, stdev=143372.07"
@@ -261,10 +262,10 @@ class FioSink implements LineSink {
       const min = v('min');
       const avg = v('avg');
       if (!Number.isFinite(min) || !Number.isFinite(avg)) { this.warn(lineNo, 'fio latency line', t); return; }
-      this.add(metric('latency_min_seconds', min, 's', L, col + ' min', L1), lineNo);
-      this.add(metric('latency_max_seconds', v('max'), 's', L, col + ' max', L1), lineNo);
-      this.add(metric('latency_mean_seconds', avg, 's', L, col + ' avg', L1), lineNo);
-      this.add(metric('latency_stdev_seconds', kv.has('stdev') ? v('stdev') : v('dev'), 's', L, col + ' stdev', L1), lineNo);
+      this.add(fioMetric('latency_min_seconds', min, 's', { labels: L, column: col + ' min', lines: L1 }), lineNo);
+      this.add(fioMetric('latency_max_seconds', v('max'), 's', { labels: L, column: col + ' max', lines: L1 }), lineNo);
+      this.add(fioMetric('latency_mean_seconds', avg, 's', { labels: L, column: col + ' avg', lines: L1 }), lineNo);
+      this.add(fioMetric('latency_stdev_seconds', kv.has('stdev') ? v('stdev') : v('dev'), 's', { labels: L, column: col + ' stdev', lines: L1 }), lineNo);
       return;
     }
     // "clat percentiles (msec):" (also "lat percentiles", "slat percentiles")
@@ -282,12 +283,12 @@ class FioSink implements LineSink {
       const col = `bw (${m[1]}/s)`;
       const v = (k: string) => fioCount(kv.get(k)) * unit;
       if (!Number.isFinite(v('min'))) { this.warn(lineNo, 'fio bw line', t); return; }
-      this.add(metric('bandwidth_sample_min_bytes_per_second', v('min'), 'B/s', L, col + ' min', L1), lineNo);
-      this.add(metric('bandwidth_sample_max_bytes_per_second', v('max'), 'B/s', L, col + ' max', L1), lineNo);
-      this.add(metric('bandwidth_share_percent', Number((kv.get('per') ?? '').replace('%', '')), '%', L, col + ' per', L1), lineNo);
-      this.add(metric('bandwidth_sample_mean_bytes_per_second', v('avg'), 'B/s', L, col + ' avg', L1), lineNo);
-      this.add(metric('bandwidth_sample_stdev_bytes_per_second', kv.has('stdev') ? v('stdev') : v('dev'), 'B/s', L, col + ' stdev', L1), lineNo);
-      if (kv.has('samples')) this.add(metric('bandwidth_samples', Number(kv.get('samples')), 'count', L, col + ' samples', L1), lineNo);
+      this.add(fioMetric('bandwidth_sample_min_bytes_per_second', v('min'), 'B/s', { labels: L, column: col + ' min', lines: L1 }), lineNo);
+      this.add(fioMetric('bandwidth_sample_max_bytes_per_second', v('max'), 'B/s', { labels: L, column: col + ' max', lines: L1 }), lineNo);
+      this.add(fioMetric('bandwidth_share_percent', Number((kv.get('per') ?? '').replace('%', '')), '%', { labels: L, column: col + ' per', lines: L1 }), lineNo);
+      this.add(fioMetric('bandwidth_sample_mean_bytes_per_second', v('avg'), 'B/s', { labels: L, column: col + ' avg', lines: L1 }), lineNo);
+      this.add(fioMetric('bandwidth_sample_stdev_bytes_per_second', kv.has('stdev') ? v('stdev') : v('dev'), 'B/s', { labels: L, column: col + ' stdev', lines: L1 }), lineNo);
+      if (kv.has('samples')) this.add(fioMetric('bandwidth_samples', Number(kv.get('samples')), 'count', { labels: L, column: col + ' samples', lines: L1 }), lineNo);
       return;
     }
     // "iops        : min=    1, max=  204, avg=49.51, stdev=46.30, samples=1623"
@@ -295,11 +296,11 @@ class FioSink implements LineSink {
     if (m) {
       const kv = kvPairs(m[1]!);
       const L = { direction: this.dir ?? 'unknown' };
-      this.add(metric('iops_sample_min', fioCount(kv.get('min')), '1/s', L, 'iops min', L1), lineNo);
-      this.add(metric('iops_sample_max', fioCount(kv.get('max')), '1/s', L, 'iops max', L1), lineNo);
-      this.add(metric('iops_sample_mean', fioCount(kv.get('avg')), '1/s', L, 'iops avg', L1), lineNo);
-      this.add(metric('iops_sample_stdev', fioCount(kv.get('stdev')), '1/s', L, 'iops stdev', L1), lineNo);
-      if (kv.has('samples')) this.add(metric('iops_samples', Number(kv.get('samples')), 'count', L, 'iops samples', L1), lineNo);
+      this.add(fioMetric('iops_sample_min', fioCount(kv.get('min')), '1/s', { labels: L, column: 'iops min', lines: L1 }), lineNo);
+      this.add(fioMetric('iops_sample_max', fioCount(kv.get('max')), '1/s', { labels: L, column: 'iops max', lines: L1 }), lineNo);
+      this.add(fioMetric('iops_sample_mean', fioCount(kv.get('avg')), '1/s', { labels: L, column: 'iops avg', lines: L1 }), lineNo);
+      this.add(fioMetric('iops_sample_stdev', fioCount(kv.get('stdev')), '1/s', { labels: L, column: 'iops stdev', lines: L1 }), lineNo);
+      if (kv.has('samples')) this.add(fioMetric('iops_samples', Number(kv.get('samples')), 'count', { labels: L, column: 'iops samples', lines: L1 }), lineNo);
       return;
     }
     // "lat (msec)   : 2=0.02%, 4=0.16%" latency distribution
@@ -313,11 +314,11 @@ class FioSink implements LineSink {
     if (m) {
       const kv = kvPairs(m[1]!);
       const p = (k: string) => Number((kv.get(k) ?? '').replace('%', ''));
-      this.add(metric('cpu_user_percent', p('usr'), '%', {}, 'usr', L1), lineNo);
-      this.add(metric('cpu_system_percent', p('sys'), '%', {}, 'sys', L1), lineNo);
-      this.add(metric('context_switches', p('ctx'), 'count', {}, 'ctx', L1), lineNo);
-      this.add(metric('major_faults', p('majf'), 'count', {}, 'majf', L1), lineNo);
-      this.add(metric('minor_faults', p('minf'), 'count', {}, 'minf', L1), lineNo);
+      this.add(fioMetric('cpu_user_percent', p('usr'), '%', { column: 'usr', lines: L1 }), lineNo);
+      this.add(fioMetric('cpu_system_percent', p('sys'), '%', { column: 'sys', lines: L1 }), lineNo);
+      this.add(fioMetric('context_switches', p('ctx'), 'count', { column: 'ctx', lines: L1 }), lineNo);
+      this.add(fioMetric('major_faults', p('majf'), 'count', { column: 'majf', lines: L1 }), lineNo);
+      this.add(fioMetric('minor_faults', p('minf'), 'count', { column: 'minf', lines: L1 }), lineNo);
       return;
     }
     // "IO depths    : 1=0.1%, …", "submit    : …", "complete  : …"
@@ -331,7 +332,7 @@ class FioSink implements LineSink {
     m = /^issued[\w ]*:\s*total=(\S+)/.exec(t);
     if (m) {
       const parts = m[1]!.replace(/,$/, '').split(/[,/]/).map((s) => Number(s.replace(/^[a-z]=/, '')));
-      parts.forEach((v, i) => { if (i < 3) this.add(metric('ios_issued', v, 'count', { direction: DIRS[i]! }, 'issued total', L1), lineNo); });
+      parts.forEach((v, i) => { if (i < 3) this.add(fioMetric('ios_issued', v, 'count', { labels: { direction: DIRS[i]! }, column: 'issued total', lines: L1 }), lineNo); });
       return;
     }
     // other per-job lines fio prints (latency target, errors, prio stats, steady state …): known, not needed
@@ -347,7 +348,7 @@ class FioSink implements LineSink {
       any = true;
       const p = Number(m[1]);
       const v = fioCount(m[2]! + m[3]!) * pct.mult;
-      this.add(metric(`latency_${pctName(p)}_seconds`, v, 's', pct.labels, `${pct.phase} percentiles ${m[1]}th`, [lineNo, lineNo]), lineNo);
+      this.add(fioMetric(`latency_${pctName(p)}_seconds`, v, 's', { labels: pct.labels, column: `${pct.phase} percentiles ${m[1]}th`, lines: lineNo }), lineNo);
     }
     if (!any) this.warn(lineNo, 'fio percentile row', t);
   }
@@ -361,22 +362,22 @@ class FioSink implements LineSink {
       // fio 3: "bw=8788KiB/s (8999kB/s), 8788KiB/s-8788KiB/s (8999kB/s-8999kB/s), io=173MiB (182MB), run=20176-20176msec"
       const x = /^bw=([\d.]+[A-Za-z]*\/s)(?: \([^)]*\))?, ([\d.]+[A-Za-z]*\/s)-([\d.]+[A-Za-z]*\/s)(?: \([^)]*\))?, io=([\d.]+[A-Za-z]*)(?: \([^)]*\))?, run=(\d+)-(\d+)msec/.exec(body);
       if (x) {
-        push(g, metric('group_bandwidth_bytes_per_second', fioSize(x[1]), 'B/s', L, 'bw', L1));
-        push(g, metric('group_bandwidth_min_bytes_per_second', fioSize(x[2]), 'B/s', L, 'bw min', L1));
-        push(g, metric('group_bandwidth_max_bytes_per_second', fioSize(x[3]), 'B/s', L, 'bw max', L1));
-        push(g, metric('group_io_bytes', fioSize(x[4]), 'B', L, 'io', L1));
-        push(g, metric('group_runtime_min_seconds', Number(x[5]) / 1000, 's', L, 'run min', L1));
-        push(g, metric('group_runtime_max_seconds', Number(x[6]) / 1000, 's', L, 'run max', L1));
+        push(g, fioMetric('group_bandwidth_bytes_per_second', fioSize(x[1]), 'B/s', { labels: L, column: 'bw', lines: L1 }));
+        push(g, fioMetric('group_bandwidth_min_bytes_per_second', fioSize(x[2]), 'B/s', { labels: L, column: 'bw min', lines: L1 }));
+        push(g, fioMetric('group_bandwidth_max_bytes_per_second', fioSize(x[3]), 'B/s', { labels: L, column: 'bw max', lines: L1 }));
+        push(g, fioMetric('group_io_bytes', fioSize(x[4]), 'B', { labels: L, column: 'io', lines: L1 }));
+        push(g, fioMetric('group_runtime_min_seconds', Number(x[5]) / 1000, 's', { labels: L, column: 'run min', lines: L1 }));
+        push(g, fioMetric('group_runtime_max_seconds', Number(x[6]) / 1000, 's', { labels: L, column: 'run max', lines: L1 }));
       }
     } else if (body.startsWith('io=')) {
       // fio 2: "io=173MB, aggrb=8788KB/s, minb=8788KB/s, maxb=8788KB/s, mint=20176msec, maxt=20176msec"
       const kv = kvPairs(body);
-      push(g, metric('group_bandwidth_bytes_per_second', fioSize(kv.get('aggrb'), true), 'B/s', L, 'aggrb', L1));
-      push(g, metric('group_bandwidth_min_bytes_per_second', fioSize(kv.get('minb'), true), 'B/s', L, 'minb', L1));
-      push(g, metric('group_bandwidth_max_bytes_per_second', fioSize(kv.get('maxb'), true), 'B/s', L, 'maxb', L1));
-      push(g, metric('group_io_bytes', fioSize(kv.get('io'), true), 'B', L, 'io', L1));
-      push(g, metric('group_runtime_min_seconds', parseFloat(kv.get('mint') ?? '') / 1000, 's', L, 'mint', L1));
-      push(g, metric('group_runtime_max_seconds', parseFloat(kv.get('maxt') ?? '') / 1000, 's', L, 'maxt', L1));
+      push(g, fioMetric('group_bandwidth_bytes_per_second', fioSize(kv.get('aggrb'), true), 'B/s', { labels: L, column: 'aggrb', lines: L1 }));
+      push(g, fioMetric('group_bandwidth_min_bytes_per_second', fioSize(kv.get('minb'), true), 'B/s', { labels: L, column: 'minb', lines: L1 }));
+      push(g, fioMetric('group_bandwidth_max_bytes_per_second', fioSize(kv.get('maxb'), true), 'B/s', { labels: L, column: 'maxb', lines: L1 }));
+      push(g, fioMetric('group_io_bytes', fioSize(kv.get('io'), true), 'B', { labels: L, column: 'io', lines: L1 }));
+      push(g, fioMetric('group_runtime_min_seconds', parseFloat(kv.get('mint') ?? '') / 1000, 's', { labels: L, column: 'mint', lines: L1 }));
+      push(g, fioMetric('group_runtime_max_seconds', parseFloat(kv.get('maxt') ?? '') / 1000, 's', { labels: L, column: 'maxt', lines: L1 }));
     }
     if (g.length === before) this.warn(lineNo, 'fio run status line', body);
   }
@@ -387,21 +388,21 @@ class FioSink implements LineSink {
     const out = this.disks.normal;
     const util = Number((kv.get('util') ?? '').replace('%', ''));
     if (!Number.isFinite(util) || !kv.has('ios')) { this.warn(lineNo, 'fio disk stats line', dev + ': ' + body); return; }
-    push(out, metric('disk_util_percent', util, '%', { device: dev }, 'util', L1));
+    push(out, fioMetric('disk_util_percent', util, '%', { labels: { device: dev }, column: 'util', lines: L1 }));
     const pair = (k: string, name: string, scale: number, unit: string) => {
       const v = kv.get(k);
       if (!v) return;
       const [r, w] = v.split('/');
-      push(out, metric(name, Number(r) * scale, unit, { device: dev, direction: 'read' }, k, L1));
-      push(out, metric(name, Number(w) * scale, unit, { device: dev, direction: 'write' }, k, L1));
+      push(out, fioMetric(name, Number(r) * scale, unit, { labels: { device: dev, direction: 'read' }, column: k, lines: L1 }));
+      push(out, fioMetric(name, Number(w) * scale, unit, { labels: { device: dev, direction: 'write' }, column: k, lines: L1 }));
     };
     pair('ios', 'disk_ios', 1, 'count');
     pair('merge', 'disk_merges', 1, 'count');
     pair('sectors', 'disk_sectors', 1, 'count');
     pair('ticks', 'disk_ticks_seconds', 1e-3, 's');
     const q = Number(kv.get('in_queue'));
-    push(out, metric('disk_in_queue_seconds', q / 1000, 's', { device: dev }, 'in_queue', L1));
-    if (kv.has('aggrutil')) push(out, metric('disk_aggregate_util_percent', Number((kv.get('aggrutil') ?? '').replace('%', '')), '%', { device: dev }, 'aggrutil', L1));
+    push(out, fioMetric('disk_in_queue_seconds', q / 1000, 's', { labels: { device: dev }, column: 'in_queue', lines: L1 }));
+    if (kv.has('aggrutil')) push(out, fioMetric('disk_aggregate_util_percent', Number((kv.get('aggrutil') ?? '').replace('%', '')), '%', { labels: { device: dev }, column: 'aggrutil', lines: L1 }));
   }
 
   private terse(t: string, lineNo: number): void {
@@ -477,7 +478,7 @@ class FioSink implements LineSink {
     }
     metrics.push(...this.groupMetrics, ...disks);
 
-    const settings: Record<string, string> = { ...this.headerSettings, ...this.jsonSettings, ...this.cmdSettings };
+    const settings = Object.assign(textRecord<string>(), this.headerSettings, this.jsonSettings, this.cmdSettings);
     if (this.jobNames.size > 1) Object.assign(settings, this.perJobSettings);
     if (settings.numjobs === undefined && this.jobDefs === 1 && Number.isFinite(this.processes)) settings.numjobs = String(this.processes);
     if (Number.isFinite(this.processes)) settings.processes ??= String(this.processes);

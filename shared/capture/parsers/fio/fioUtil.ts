@@ -1,5 +1,6 @@
 /** Small helpers shared by the fio readers (normal, json, terse). Pure; never throw. */
-import type { Labels, LineRange, Metric, Unit } from '../../types';
+import type { Metric, Unit } from '../../types';
+import { lookupTable, metric, type MetricOptions } from '../kit';
 
 /** "43.0k" → 43000, "2197" → 2197, "1.2M" → 1.2e6 (fio's num2str uses base 1000 for counts). */
 export function fioCount(s: string | undefined): number {
@@ -30,7 +31,7 @@ export function fioSize(s: string | undefined, legacy = false): number {
   return v * (binary ? 1024 : 1000) ** (p + 1);
 }
 
-export const TIME_UNIT: Record<string, number> = { nsec: 1e-9, ns: 1e-9, usec: 1e-6, us: 1e-6, msec: 1e-3, ms: 1e-3, sec: 1, s: 1 };
+export const TIME_UNIT = lookupTable({ nsec: 1e-9, ns: 1e-9, usec: 1e-6, us: 1e-6, msec: 1e-3, ms: 1e-3, sec: 1, s: 1 });
 
 /** Round away binary floating-point noise (1733090.60 usec → 1.7330906 s, not 1.7330906000000001). */
 export function clean(v: number): number {
@@ -54,13 +55,13 @@ export interface JobReport {
   last: number;
 }
 
-export function metric(name: string, value: number, unit: Unit, labels: Labels, column?: string, lines?: LineRange): Metric | null {
+/**
+ * The kit's metric as fio's readers make them: null for a figure that did not read (not finite),
+ * bytes rounded to whole bytes and other values rid of float noise (clean).
+ */
+export function fioMetric(name: string, value: number, unit: Unit, opts: MetricOptions): Metric | null {
   if (!Number.isFinite(value)) return null;
-  const m: Metric = { name, value: unit === 'B' || unit === 'B/s' ? Math.round(value) : clean(value), unit };
-  if (Object.keys(labels).length) m.labels = labels;
-  if (column !== undefined) m.column = column;
-  if (lines) m.lines = lines;
-  return m;
+  return metric(name, unit === 'B' || unit === 'B/s' ? Math.round(value) : clean(value), unit, opts);
 }
 
 export function push(list: Metric[], m: Metric | null): void {

@@ -1,7 +1,8 @@
 /** fio --output-format=json / json+ (fio 2.x and 3.x) → job reports, disk metrics, settings. */
 import type { Metric, Table } from '../../types';
 import type { JobReport } from './fioUtil';
-import { DIRS, metric, pctName, push } from './fioUtil';
+import { textRecord } from '../kit';
+import { DIRS, fioMetric, pctName, push } from './fioUtil';
 
 type J = Record<string, unknown>;
 
@@ -23,7 +24,7 @@ export interface JsonResult {
 /** Read one parsed fio JSON document. `first`/`last` are the document's line range. */
 export function readFioJson(doc: unknown, first: number, last: number, jobLines: readonly (readonly [number, number])[] = [], diskLines?: readonly [number, number]): JsonResult {
   let lines: readonly [number, number];
-  const res: JsonResult = { jobs: [], disks: [], settings: {}, bins: undefined };
+  const res: JsonResult = { jobs: [], disks: [], settings: textRecord(), bins: undefined };
   const root = obj(doc);
   if (!root) return res;
   if (typeof root['fio version'] === 'string') res.version = root['fio version'];
@@ -51,11 +52,11 @@ export function readFioJson(doc: unknown, first: number, last: number, jobLines:
       if (!(ioBytes > 0) && !(ios > 0) && !(runtimeMs > 0)) continue; // direction not used
       const L = { direction: dir };
       const m = rep.metrics;
-      push(m, metric('iops', n(d.iops), '1/s', L, 'iops', lines));
-      push(m, metric('bandwidth_bytes_per_second', 'bw_bytes' in d ? n(d.bw_bytes) : n(d.bw) * 1024, 'B/s', L, 'bw_bytes' in d ? 'bw_bytes' : 'bw', lines));
-      push(m, metric('io_bytes', ioBytes, 'B', L, 'io_bytes', lines));
-      push(m, metric('runtime_seconds', runtimeMs / 1000, 's', L, 'runtime', lines));
-      push(m, metric('ios_total', ios, 'count', L, 'total_ios', lines));
+      push(m, fioMetric('iops', n(d.iops), '1/s', { labels: L, column: 'iops', lines }));
+      push(m, fioMetric('bandwidth_bytes_per_second', 'bw_bytes' in d ? n(d.bw_bytes) : n(d.bw) * 1024, 'B/s', { labels: L, column: 'bw_bytes' in d ? 'bw_bytes' : 'bw', lines }));
+      push(m, fioMetric('io_bytes', ioBytes, 'B', { labels: L, column: 'io_bytes', lines }));
+      push(m, fioMetric('runtime_seconds', runtimeMs / 1000, 's', { labels: L, column: 'runtime', lines }));
+      push(m, fioMetric('ios_total', ios, 'count', { labels: L, column: 'total_ios', lines }));
       for (const phase of ['slat', 'clat', 'lat'] as const) {
         const ns = obj(d[phase + '_ns']);
         const st = ns ?? obj(d[phase]);
@@ -64,40 +65,40 @@ export function readFioJson(doc: unknown, first: number, last: number, jobLines:
         const col = phase + (ns ? '_ns' : '');
         const PL = { direction: dir, phase };
         if (!(n(st.N) > 0) && n(st.max) === 0) continue; // phase not measured (e.g. slat for psync)
-        push(m, metric('latency_min_seconds', n(st.min) * mult, 's', PL, col + '.min', lines));
-        push(m, metric('latency_max_seconds', n(st.max) * mult, 's', PL, col + '.max', lines));
-        push(m, metric('latency_mean_seconds', n(st.mean) * mult, 's', PL, col + '.mean', lines));
-        push(m, metric('latency_stdev_seconds', n(st.stddev) * mult, 's', PL, col + '.stddev', lines));
+        push(m, fioMetric('latency_min_seconds', n(st.min) * mult, 's', { labels: PL, column: col + '.min', lines }));
+        push(m, fioMetric('latency_max_seconds', n(st.max) * mult, 's', { labels: PL, column: col + '.max', lines }));
+        push(m, fioMetric('latency_mean_seconds', n(st.mean) * mult, 's', { labels: PL, column: col + '.mean', lines }));
+        push(m, fioMetric('latency_stdev_seconds', n(st.stddev) * mult, 's', { labels: PL, column: col + '.stddev', lines }));
         const pct = obj(st.percentile);
         if (pct) {
           for (const [k, v] of Object.entries(pct)) {
             const p = Number(k);
             if (!(p > 0)) continue;
-            push(m, metric(`latency_${pctName(p)}_seconds`, n(v) * mult, 's', PL, `${col}.percentile.${k}`, lines));
+            push(m, fioMetric(`latency_${pctName(p)}_seconds`, n(v) * mult, 's', { labels: PL, column: `${col}.percentile.${k}`, lines }));
           }
         }
         const bins = obj(st.bins);
         if (bins) for (const [k, v] of Object.entries(bins)) binRows.push([name, dir, phase, Number(k) * mult, n(v)]);
       }
-      push(m, metric('bandwidth_sample_min_bytes_per_second', n(d.bw_min) * 1024, 'B/s', L, 'bw_min', lines));
-      push(m, metric('bandwidth_sample_max_bytes_per_second', n(d.bw_max) * 1024, 'B/s', L, 'bw_max', lines));
-      push(m, metric('bandwidth_sample_mean_bytes_per_second', n(d.bw_mean) * 1024, 'B/s', L, 'bw_mean', lines));
-      push(m, metric('bandwidth_sample_stdev_bytes_per_second', n(d.bw_dev) * 1024, 'B/s', L, 'bw_dev', lines));
-      push(m, metric('bandwidth_share_percent', n(d.bw_agg), '%', L, 'bw_agg', lines));
-      push(m, metric('bandwidth_samples', n(d.bw_samples), 'count', L, 'bw_samples', lines));
-      push(m, metric('iops_sample_min', n(d.iops_min), '1/s', L, 'iops_min', lines));
-      push(m, metric('iops_sample_max', n(d.iops_max), '1/s', L, 'iops_max', lines));
-      push(m, metric('iops_sample_mean', n(d.iops_mean), '1/s', L, 'iops_mean', lines));
-      push(m, metric('iops_sample_stdev', n(d.iops_stddev), '1/s', L, 'iops_stddev', lines));
-      push(m, metric('iops_samples', n(d.iops_samples), 'count', L, 'iops_samples', lines));
+      push(m, fioMetric('bandwidth_sample_min_bytes_per_second', n(d.bw_min) * 1024, 'B/s', { labels: L, column: 'bw_min', lines }));
+      push(m, fioMetric('bandwidth_sample_max_bytes_per_second', n(d.bw_max) * 1024, 'B/s', { labels: L, column: 'bw_max', lines }));
+      push(m, fioMetric('bandwidth_sample_mean_bytes_per_second', n(d.bw_mean) * 1024, 'B/s', { labels: L, column: 'bw_mean', lines }));
+      push(m, fioMetric('bandwidth_sample_stdev_bytes_per_second', n(d.bw_dev) * 1024, 'B/s', { labels: L, column: 'bw_dev', lines }));
+      push(m, fioMetric('bandwidth_share_percent', n(d.bw_agg), '%', { labels: L, column: 'bw_agg', lines }));
+      push(m, fioMetric('bandwidth_samples', n(d.bw_samples), 'count', { labels: L, column: 'bw_samples', lines }));
+      push(m, fioMetric('iops_sample_min', n(d.iops_min), '1/s', { labels: L, column: 'iops_min', lines }));
+      push(m, fioMetric('iops_sample_max', n(d.iops_max), '1/s', { labels: L, column: 'iops_max', lines }));
+      push(m, fioMetric('iops_sample_mean', n(d.iops_mean), '1/s', { labels: L, column: 'iops_mean', lines }));
+      push(m, fioMetric('iops_sample_stdev', n(d.iops_stddev), '1/s', { labels: L, column: 'iops_stddev', lines }));
+      push(m, fioMetric('iops_samples', n(d.iops_samples), 'count', { labels: L, column: 'iops_samples', lines }));
     }
     const m = rep.metrics;
-    push(m, metric('errors', n(job.error), 'count', {}, 'error', lines));
-    push(m, metric('cpu_user_percent', n(job.usr_cpu), '%', {}, 'usr_cpu', lines));
-    push(m, metric('cpu_system_percent', n(job.sys_cpu), '%', {}, 'sys_cpu', lines));
-    push(m, metric('context_switches', n(job.ctx), 'count', {}, 'ctx', lines));
-    push(m, metric('major_faults', n(job.majf), 'count', {}, 'majf', lines));
-    push(m, metric('minor_faults', n(job.minf), 'count', {}, 'minf', lines));
+    push(m, fioMetric('errors', n(job.error), 'count', { column: 'error', lines }));
+    push(m, fioMetric('cpu_user_percent', n(job.usr_cpu), '%', { column: 'usr_cpu', lines }));
+    push(m, fioMetric('cpu_system_percent', n(job.sys_cpu), '%', { column: 'sys_cpu', lines }));
+    push(m, fioMetric('context_switches', n(job.ctx), 'count', { column: 'ctx', lines }));
+    push(m, fioMetric('major_faults', n(job.majf), 'count', { column: 'majf', lines }));
+    push(m, fioMetric('minor_faults', n(job.minf), 'count', { column: 'minf', lines }));
     res.jobs.push(rep);
   }
   lines = diskLines ?? [first, last];
@@ -106,15 +107,15 @@ export function readFioJson(doc: unknown, first: number, last: number, jobLines:
     const d = obj(dv);
     if (!d || typeof d.name !== 'string') continue;
     const dev = d.name;
-    push(res.disks, metric('disk_util_percent', n(d.util), '%', { device: dev }, 'util', lines));
+    push(res.disks, fioMetric('disk_util_percent', n(d.util), '%', { labels: { device: dev }, column: 'util', lines }));
     for (const [i, dir] of ['read', 'write'].entries()) {
       const L = { device: dev, direction: dir };
-      push(res.disks, metric('disk_ios', n(d[dir + '_ios']), 'count', L, dir + '_ios', lines));
-      push(res.disks, metric('disk_merges', n(d[dir + '_merges']), 'count', L, dir + '_merges', lines));
-      push(res.disks, metric('disk_ticks_seconds', n(d[dir + '_ticks']) / 1000, 's', L, dir + '_ticks', lines));
+      push(res.disks, fioMetric('disk_ios', n(d[dir + '_ios']), 'count', { labels: L, column: dir + '_ios', lines }));
+      push(res.disks, fioMetric('disk_merges', n(d[dir + '_merges']), 'count', { labels: L, column: dir + '_merges', lines }));
+      push(res.disks, fioMetric('disk_ticks_seconds', n(d[dir + '_ticks']) / 1000, 's', { labels: L, column: dir + '_ticks', lines }));
       void i;
     }
-    push(res.disks, metric('disk_in_queue_seconds', n(d.in_queue) / 1000, 's', { device: dev }, 'in_queue', lines));
+    push(res.disks, fioMetric('disk_in_queue_seconds', n(d.in_queue) / 1000, 's', { labels: { device: dev }, column: 'in_queue', lines }));
   }
   if (binRows.length) res.bins = { title: 'json+ latency bins (upper edge in seconds, count)', columns: ['job', 'direction', 'phase', 'latency_seconds', 'count'], rows: binRows };
   return res;

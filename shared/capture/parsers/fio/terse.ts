@@ -11,7 +11,7 @@
  */
 import type { Metric } from '../../types';
 import type { JobReport } from './fioUtil';
-import { metric, pctName, push } from './fioUtil';
+import { fioMetric, pctName, push } from './fioUtil';
 
 export interface TerseResult {
   version?: string;
@@ -35,7 +35,7 @@ export function readTerse(line: string, lineNo: number): TerseResult | string {
   const lines = [lineNo, lineNo] as const;
   const job: JobReport = { name, group, metrics: [], first: lineNo, last: lineNo };
   const m = job.metrics;
-  push(m, metric('errors', error, 'count', {}, 'error', [lineNo, lineNo]));
+  push(m, fioMetric('errors', error, 'count', { column: 'error', lines: lineNo }));
   // layout of a direction block: status fields S (3 or 4), then slat4 clat4 [pct20] lat4 bw5 [v5: 6]
   const firstPct = f.findIndex((x, k) => k >= i && x.includes('%='));
   const hasPct = firstPct >= 0;
@@ -53,18 +53,18 @@ export function readTerse(line: string, lineNo: number): TerseResult | string {
     const iops = S === 4 ? x(2) : NaN;
     const run = x(S - 1);
     if (ioKiB > 0 || run > 0) {
-      push(m, metric('iops', iops, '1/s', L, 'iops', lines));
-      push(m, metric('bandwidth_bytes_per_second', bw * 1024, 'B/s', L, 'bw', lines));
-      push(m, metric('io_bytes', ioKiB * 1024, 'B', L, 'io', lines));
-      push(m, metric('runtime_seconds', run / 1000, 's', L, 'runtime', lines));
+      push(m, fioMetric('iops', iops, '1/s', { labels: L, column: 'iops', lines }));
+      push(m, fioMetric('bandwidth_bytes_per_second', bw * 1024, 'B/s', { labels: L, column: 'bw', lines }));
+      push(m, fioMetric('io_bytes', ioKiB * 1024, 'B', { labels: L, column: 'io', lines }));
+      push(m, fioMetric('runtime_seconds', run / 1000, 's', { labels: L, column: 'runtime', lines }));
       let k = S;
       const lat = (phase: string, at: number) => {
         const PL = { direction: dir, phase };
         if (x(at + 1) === 0 && x(at + 2) === 0) return;
-        push(m, metric('latency_min_seconds', x(at) * 1e-6, 's', PL, phase + ' min', lines));
-        push(m, metric('latency_max_seconds', x(at + 1) * 1e-6, 's', PL, phase + ' max', lines));
-        push(m, metric('latency_mean_seconds', x(at + 2) * 1e-6, 's', PL, phase + ' mean', lines));
-        push(m, metric('latency_stdev_seconds', x(at + 3) * 1e-6, 's', PL, phase + ' stdev', lines));
+        push(m, fioMetric('latency_min_seconds', x(at) * 1e-6, 's', { labels: PL, column: phase + ' min', lines }));
+        push(m, fioMetric('latency_max_seconds', x(at + 1) * 1e-6, 's', { labels: PL, column: phase + ' max', lines }));
+        push(m, fioMetric('latency_mean_seconds', x(at + 2) * 1e-6, 's', { labels: PL, column: phase + ' mean', lines }));
+        push(m, fioMetric('latency_stdev_seconds', x(at + 3) * 1e-6, 's', { labels: PL, column: phase + ' stdev', lines }));
       };
       lat(LAT[0], k); k += 4;
       lat(LAT[1], k); k += 4;
@@ -73,48 +73,48 @@ export function readTerse(line: string, lineNo: number): TerseResult | string {
           const cell = f[i + k + p] ?? '';
           const pm = /^(\d+(?:\.\d+)?)%=(\d+)$/.exec(cell);
           if (!pm || Number(pm[1]) <= 0) continue;
-          push(m, metric(`latency_${pctName(Number(pm[1]))}_seconds`, Number(pm[2]) * 1e-6, 's', { direction: dir, phase: 'clat' }, cell.split('=')[0], lines));
+          push(m, fioMetric(`latency_${pctName(Number(pm[1]))}_seconds`, Number(pm[2]) * 1e-6, 's', { labels: { direction: dir, phase: 'clat' }, column: cell.split('=')[0], lines }));
         }
         k += 20;
       }
       lat(LAT[2], k); k += 4;
-      push(m, metric('bandwidth_sample_min_bytes_per_second', x(k) * 1024, 'B/s', L, 'bw min', lines));
-      push(m, metric('bandwidth_sample_max_bytes_per_second', x(k + 1) * 1024, 'B/s', L, 'bw max', lines));
-      push(m, metric('bandwidth_share_percent', Number((f[i + k + 2] ?? '').replace('%', '')), '%', L, 'bw agg', lines));
-      push(m, metric('bandwidth_sample_mean_bytes_per_second', x(k + 3) * 1024, 'B/s', L, 'bw mean', lines));
-      push(m, metric('bandwidth_sample_stdev_bytes_per_second', x(k + 4) * 1024, 'B/s', L, 'bw dev', lines));
+      push(m, fioMetric('bandwidth_sample_min_bytes_per_second', x(k) * 1024, 'B/s', { labels: L, column: 'bw min', lines }));
+      push(m, fioMetric('bandwidth_sample_max_bytes_per_second', x(k + 1) * 1024, 'B/s', { labels: L, column: 'bw max', lines }));
+      push(m, fioMetric('bandwidth_share_percent', Number((f[i + k + 2] ?? '').replace('%', '')), '%', { labels: L, column: 'bw agg', lines }));
+      push(m, fioMetric('bandwidth_sample_mean_bytes_per_second', x(k + 3) * 1024, 'B/s', { labels: L, column: 'bw mean', lines }));
+      push(m, fioMetric('bandwidth_sample_stdev_bytes_per_second', x(k + 4) * 1024, 'B/s', { labels: L, column: 'bw dev', lines }));
       if (ver === 5) {
-        push(m, metric('bandwidth_samples', x(k + 5), 'count', L, 'bw samples', lines));
-        push(m, metric('iops_sample_min', x(k + 6), '1/s', L, 'iops min', lines));
-        push(m, metric('iops_sample_max', x(k + 7), '1/s', L, 'iops max', lines));
-        push(m, metric('iops_sample_mean', x(k + 8), '1/s', L, 'iops mean', lines));
-        push(m, metric('iops_sample_stdev', x(k + 9), '1/s', L, 'iops stdev', lines));
-        push(m, metric('iops_samples', x(k + 10), 'count', L, 'iops samples', lines));
+        push(m, fioMetric('bandwidth_samples', x(k + 5), 'count', { labels: L, column: 'bw samples', lines }));
+        push(m, fioMetric('iops_sample_min', x(k + 6), '1/s', { labels: L, column: 'iops min', lines }));
+        push(m, fioMetric('iops_sample_max', x(k + 7), '1/s', { labels: L, column: 'iops max', lines }));
+        push(m, fioMetric('iops_sample_mean', x(k + 8), '1/s', { labels: L, column: 'iops mean', lines }));
+        push(m, fioMetric('iops_sample_stdev', x(k + 9), '1/s', { labels: L, column: 'iops stdev', lines }));
+        push(m, fioMetric('iops_samples', x(k + 10), 'count', { labels: L, column: 'iops samples', lines }));
       }
     }
     i += block;
   }
   // CPU
   const pc = (k: number) => Number((f[i + k] ?? '').replace('%', ''));
-  push(m, metric('cpu_user_percent', pc(0), '%', {}, 'usr', lines));
-  push(m, metric('cpu_system_percent', pc(1), '%', {}, 'sys', lines));
-  push(m, metric('context_switches', pc(2), 'count', {}, 'ctx', lines));
-  push(m, metric('major_faults', pc(3), 'count', {}, 'majf', lines));
-  push(m, metric('minor_faults', pc(4), 'count', {}, 'minf', lines));
+  push(m, fioMetric('cpu_user_percent', pc(0), '%', { column: 'usr', lines }));
+  push(m, fioMetric('cpu_system_percent', pc(1), '%', { column: 'sys', lines }));
+  push(m, fioMetric('context_switches', pc(2), 'count', { column: 'ctx', lines }));
+  push(m, fioMetric('major_faults', pc(3), 'count', { column: 'majf', lines }));
+  push(m, fioMetric('minor_faults', pc(4), 'count', { column: 'minf', lines }));
   i += 5 + 7 + 10 + 12; // cpu, IO depths, usec latency buckets, msec latency buckets
   // disk util: groups of 9 (name;rios;wios;rmerge;wmerge;rticks;wticks;in_queue;util%), v3+
   const disks: Metric[] = [];
   while (i + 9 <= f.length && /^[A-Za-z]/.test(f[i] ?? '') && /%$/.test(f[i + 8] ?? '')) {
     const dev = f[i]!;
     const y = (k: number) => Number(f[i + k]);
-    push(disks, metric('disk_util_percent', Number(f[i + 8]!.replace('%', '')), '%', { device: dev }, 'util', lines));
-    push(disks, metric('disk_ios', y(1), 'count', { device: dev, direction: 'read' }, 'read ios', lines));
-    push(disks, metric('disk_ios', y(2), 'count', { device: dev, direction: 'write' }, 'write ios', lines));
-    push(disks, metric('disk_merges', y(3), 'count', { device: dev, direction: 'read' }, 'read merges', lines));
-    push(disks, metric('disk_merges', y(4), 'count', { device: dev, direction: 'write' }, 'write merges', lines));
-    push(disks, metric('disk_ticks_seconds', y(5) / 1000, 's', { device: dev, direction: 'read' }, 'read ticks', lines));
-    push(disks, metric('disk_ticks_seconds', y(6) / 1000, 's', { device: dev, direction: 'write' }, 'write ticks', lines));
-    push(disks, metric('disk_in_queue_seconds', y(7) / 1000, 's', { device: dev }, 'in_queue', lines));
+    push(disks, fioMetric('disk_util_percent', Number(f[i + 8]!.replace('%', '')), '%', { labels: { device: dev }, column: 'util', lines }));
+    push(disks, fioMetric('disk_ios', y(1), 'count', { labels: { device: dev, direction: 'read' }, column: 'read ios', lines }));
+    push(disks, fioMetric('disk_ios', y(2), 'count', { labels: { device: dev, direction: 'write' }, column: 'write ios', lines }));
+    push(disks, fioMetric('disk_merges', y(3), 'count', { labels: { device: dev, direction: 'read' }, column: 'read merges', lines }));
+    push(disks, fioMetric('disk_merges', y(4), 'count', { labels: { device: dev, direction: 'write' }, column: 'write merges', lines }));
+    push(disks, fioMetric('disk_ticks_seconds', y(5) / 1000, 's', { labels: { device: dev, direction: 'read' }, column: 'read ticks', lines }));
+    push(disks, fioMetric('disk_ticks_seconds', y(6) / 1000, 's', { labels: { device: dev, direction: 'write' }, column: 'write ticks', lines }));
+    push(disks, fioMetric('disk_in_queue_seconds', y(7) / 1000, 's', { labels: { device: dev }, column: 'in_queue', lines }));
     i += 9;
     // md aggregate stats follow an md device as 9 more numeric fields; skip them
     if (i + 9 <= f.length && /^\d/.test(f[i] ?? '') && /%$/.test(f[i + 8] ?? '')) i += 9;

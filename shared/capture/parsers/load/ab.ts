@@ -12,10 +12,10 @@
  * what is computed from the whole capture (gnuplot statistics, the -d latency fallback, cut-short
  * runs, errors).
  */
-import type { CaptureParser, FactValue, LineSink, ParseOutput, Table } from '../../types';
-import { fields, promptCommand } from '../../text';
+import type { CaptureParser, FactValue, LineRange, LineSink, ParseOutput, Table } from '../../types';
+import { commandLine, fields } from '../kit';
 import { SeriesSet } from '../../series';
-import { Out, dec, isToolCommand, ms, round } from './common';
+import { Out, dec, headRuns, ms, round } from './common';
 
 const TOOLS = ['ab', 'ab2'];
 const CSV_HEADER = /^Percentage served,Time in ms\s*$/;
@@ -45,8 +45,8 @@ function detect(head: readonly string[]): number {
     if (/^Complete requests:\s+\d+/.test(l)) score = Math.max(score, 0.6);
     if (/^Time per request:\s+[\d.]+ \[ms\] \(mean/.test(l)) score = Math.max(score, 0.9);
     if (/^Benchmarking \S+ \(be patient\)/.test(l)) score = Math.max(score, 0.9);
-    if (i < 5 && score < 0.4 && isToolCommand(l, TOOLS, true)) score = Math.max(score, 0.4);
   }
+  if (headRuns(head, TOOLS, true)) score = Math.max(score, 0.4);
   return score;
 }
 
@@ -144,9 +144,9 @@ class AbSink implements LineSink {
     const p = Number(m[1]);
     const v = Number(m[2]);
     this.percTable.rows.push([p, v]);
-    if (p === 0) this.out.metric('latency_min_seconds', ms(v), 's', lineNo, '0');
-    else if (p === 100) this.out.metric('latency_max_seconds', ms(v), 's', lineNo, '100');
-    else if (STD_PERCS.has(p)) this.out.metric(`latency_p${p}_seconds`, ms(v), 's', lineNo, String(p));
+    if (p === 0) this.out.metric('latency_min_seconds', ms(v), 's', { column: '0', lines: lineNo });
+    else if (p === 100) this.out.metric('latency_max_seconds', ms(v), 's', { column: '100', lines: lineNo });
+    else if (STD_PERCS.has(p)) this.out.metric(`latency_p${p}_seconds`, ms(v), 's', { column: String(p), lines: lineNo });
   }
 
   /** A row of the -g file, one per request: start time, epoch seconds, then ctime/dtime/ttime/wait in ms. */
@@ -176,10 +176,10 @@ class AbSink implements LineSink {
     const { o, out, gp } = this;
     o.series = this.series.list;
     if (!gp.n) return;
-    out.metric('requests_total', gp.n, 'count', undefined, 'rows');
-    out.metric('latency_mean_seconds', ms(round(gp.sum / gp.n, 6)), 's', undefined, 'ttime (mean)');
-    out.metric('latency_max_seconds', ms(gp.max), 's', undefined, 'ttime (max)');
-    for (const m of o.metrics) m.lines = [gp.first, gp.last];
+    const lines: LineRange = [gp.first, gp.last];
+    out.metric('requests_total', gp.n, 'count', { column: 'rows', lines });
+    out.metric('latency_mean_seconds', ms(round(gp.sum / gp.n, 6)), 's', { column: 'ttime (mean)', lines });
+    out.metric('latency_max_seconds', ms(gp.max), 's', { column: 'ttime (max)', lines });
   }
 
   // ---- text output -----------------------------------------------------------------------------
@@ -247,7 +247,7 @@ class AbSink implements LineSink {
     if (m) {
       this.run.finished = Number(m[1]);
       this.fact('aborted', true);
-      this.out.metric('requests_completed_before_abort', Number(m[1]), 'count', lineNo, 'Total of … requests completed');
+      this.out.metric('requests_completed_before_abort', Number(m[1]), 'count', { column: 'Total of … requests completed', lines: lineNo });
       return true;
     }
     return false;
@@ -262,7 +262,7 @@ class AbSink implements LineSink {
 
   /** A shell prompt with an ab command: -n, -t and -c say what was asked for; below a run, it starts the next. */
   private commandLine(line: string): boolean {
-    const cmd = promptCommand(line, TOOLS);
+    const cmd = commandLine(line, TOOLS);
     if (cmd === undefined) return false;
     if (this.run.started) this.nextRun();
     this.out.command(line, TOOLS);
@@ -308,7 +308,7 @@ class AbSink implements LineSink {
     this.connTable.rows.push([phase, ...row]);
     const labels = { phase };
     row.forEach((x, i) => {
-      if (x !== null) this.out.metric(`connection_time_${CONN_STATS[i]}_seconds`, ms(x), 's', lineNo, `${m[1]} ${this.connCols[i] || CONN_STATS[i]}`, labels);
+      if (x !== null) this.out.metric(`connection_time_${CONN_STATS[i]}_seconds`, ms(x), 's', { labels, column: `${m[1]} ${this.connCols[i] || CONN_STATS[i]}`, lines: lineNo });
     });
     if (phase === 'total') { this.run.totalRow = row.map((x) => (x === null ? NaN : x)); this.run.totalRowLine = lineNo; }
     return true;
@@ -323,8 +323,8 @@ class AbSink implements LineSink {
     if (!Number.isFinite(v)) return m[3] === 'never' || m[2] === '<0>';
     this.percTable.rows.push([p, v]);
     this.run.sawPercentiles = true;
-    if (p >= 100) this.out.metric('latency_max_seconds', ms(v), 's', lineNo, '100%');
-    else this.out.metric(`latency_p${p}_seconds`, ms(v), 's', lineNo, `${p}%`);
+    if (p >= 100) this.out.metric('latency_max_seconds', ms(v), 's', { column: '100%', lines: lineNo });
+    else this.out.metric(`latency_p${p}_seconds`, ms(v), 's', { column: `${p}%`, lines: lineNo });
     return true;
   }
 
@@ -334,7 +334,7 @@ class AbSink implements LineSink {
     if (!failed) return false;
     for (const part of failed[1]!.split(',')) {
       const kv = /^\s*(\w+):\s*(\d+)\s*$/.exec(part);
-      if (kv) this.out.metric('requests_failed_reason_total', Number(kv[2]), 'count', lineNo, kv[1], { reason: kv[1]!.toLowerCase() });
+      if (kv) this.out.metric('requests_failed_reason_total', Number(kv[2]), 'count', { labels: { reason: kv[1]!.toLowerCase() }, column: kv[1], lines: lineNo });
     }
     return true;
   }
@@ -343,7 +343,7 @@ class AbSink implements LineSink {
   private transferExtra(line: string, lineNo: number): boolean {
     const extra = /^\s+([\d.]+) kb\/s (sent|total)\s*$/.exec(line);
     if (!extra || !this.run.transferLine) return false;
-    this.out.metric(extra[2] === 'sent' ? 'transfer_sent_bytes_per_second' : 'transfer_total_bytes_per_second', round(Number(extra[1]) * 1024), 'B/s', lineNo, `kb/s ${extra[2]}`);
+    this.out.metric(extra[2] === 'sent' ? 'transfer_sent_bytes_per_second' : 'transfer_total_bytes_per_second', round(Number(extra[1]) * 1024), 'B/s', { column: `kb/s ${extra[2]}`, lines: lineNo });
     return true;
   }
 
@@ -378,33 +378,33 @@ class AbSink implements LineSink {
       case 'Document Length':
         if (v === 'Variable') { this.fact('document_length', 'Variable'); return true; }
         this.fact('document_length_bytes', dec(first));
-        out.metric('document_length_bytes', dec(first), 'B', lineNo, key);
+        out.metric('document_length_bytes', dec(first), 'B', { column: key, lines: lineNo });
         return true;
-      case 'Number of workers': out.metric('workers', dec(first), 'count', lineNo, key); return true;
-      case 'Concurrency Level': out.metric('concurrency', dec(first), 'count', lineNo, key); return true;
-      case 'Concurrency achieved': out.metric('concurrency_achieved', dec(first), 'count', lineNo, key); return true;
-      case 'Rampup delay': out.metric('rampup_delay_seconds', ms(dec(first)), 's', lineNo, key); return true;
-      case 'Time taken for tests': out.metric('duration_seconds', dec(first), 's', lineNo, key); return true;
-      case 'Number of requests': this.run.requested = dec(first); out.metric('requests_planned', dec(first), 'count', lineNo, key); return true;
-      case 'Complete requests': this.run.complete = dec(first); out.metric('requests_total', this.run.complete, 'count', lineNo, key); return true;
-      case 'Failed requests': out.metric('requests_failed_total', dec(first), 'count', lineNo, key); return true;
-      case 'Write errors': out.metric('write_errors_total', dec(first), 'count', lineNo, key); return true;
-      case 'Non-2xx responses': out.metric('responses_non2xx_total', dec(first), 'count', lineNo, key); return true;
-      case 'Keep-Alive requests': out.metric('requests_keepalive_total', dec(first), 'count', lineNo, key); return true;
-      case 'Keep-Alive aborts': out.metric('keepalive_aborts_total', dec(first), 'count', lineNo, key); return true;
-      case 'Total transferred': out.metric('transferred_bytes', dec(first), 'B', lineNo, key); return true;
-      case 'Total body sent': out.metric('body_sent_bytes', dec(first), 'B', lineNo, key); return true;
-      case 'HTML transferred': out.metric('html_transferred_bytes', dec(first), 'B', lineNo, key); return true;
-      case 'Requests per second': out.metric('requests_per_second', dec(first), '1/s', lineNo, key); return true;
+      case 'Number of workers': out.metric('workers', dec(first), 'count', { column: key, lines: lineNo }); return true;
+      case 'Concurrency Level': out.metric('concurrency', dec(first), 'count', { column: key, lines: lineNo }); return true;
+      case 'Concurrency achieved': out.metric('concurrency_achieved', dec(first), 'count', { column: key, lines: lineNo }); return true;
+      case 'Rampup delay': out.metric('rampup_delay_seconds', ms(dec(first)), 's', { column: key, lines: lineNo }); return true;
+      case 'Time taken for tests': out.metric('duration_seconds', dec(first), 's', { column: key, lines: lineNo }); return true;
+      case 'Number of requests': this.run.requested = dec(first); out.metric('requests_planned', dec(first), 'count', { column: key, lines: lineNo }); return true;
+      case 'Complete requests': this.run.complete = dec(first); out.metric('requests_total', this.run.complete, 'count', { column: key, lines: lineNo }); return true;
+      case 'Failed requests': out.metric('requests_failed_total', dec(first), 'count', { column: key, lines: lineNo }); return true;
+      case 'Write errors': out.metric('write_errors_total', dec(first), 'count', { column: key, lines: lineNo }); return true;
+      case 'Non-2xx responses': out.metric('responses_non2xx_total', dec(first), 'count', { column: key, lines: lineNo }); return true;
+      case 'Keep-Alive requests': out.metric('requests_keepalive_total', dec(first), 'count', { column: key, lines: lineNo }); return true;
+      case 'Keep-Alive aborts': out.metric('keepalive_aborts_total', dec(first), 'count', { column: key, lines: lineNo }); return true;
+      case 'Total transferred': out.metric('transferred_bytes', dec(first), 'B', { column: key, lines: lineNo }); return true;
+      case 'Total body sent': out.metric('body_sent_bytes', dec(first), 'B', { column: key, lines: lineNo }); return true;
+      case 'HTML transferred': out.metric('html_transferred_bytes', dec(first), 'B', { column: key, lines: lineNo }); return true;
+      case 'Requests per second': out.metric('requests_per_second', dec(first), '1/s', { column: key, lines: lineNo }); return true;
       case 'Time per request':
-        if (/across all concurrent/.test(v)) out.metric('latency_mean_across_seconds', ms(dec(first)), 's', lineNo, key + ' (mean, across all concurrent requests)');
-        else if (!this.run.sawTimePerRequest) out.metric('latency_mean_seconds', ms(dec(first)), 's', lineNo, key);
+        if (/across all concurrent/.test(v)) out.metric('latency_mean_across_seconds', ms(dec(first)), 's', { column: key + ' (mean, across all concurrent requests)', lines: lineNo });
+        else if (!this.run.sawTimePerRequest) out.metric('latency_mean_seconds', ms(dec(first)), 's', { column: key, lines: lineNo });
         this.run.sawTimePerRequest = true;
         return true;
       case 'Transfer rate': {
         const kb = /^([\d.]+)\s*(?:\[Kbytes\/sec\]|kb\/s)/.exec(v);
         if (!kb) return false;
-        out.metric('transfer_bytes_per_second', round(Number(kb[1]) * 1024), 'B/s', lineNo, key);
+        out.metric('transfer_bytes_per_second', round(Number(kb[1]) * 1024), 'B/s', { column: key, lines: lineNo });
         this.run.transferLine = lineNo;
         return true;
       }
@@ -432,8 +432,8 @@ class AbSink implements LineSink {
   private fallbackLatency(): void {
     const { totalRow, totalRowLine } = this.run;
     if (this.mode !== 'text' || this.run.sawPercentiles || !totalRow) return;
-    if (Number.isFinite(totalRow[3])) this.out.metric('latency_p50_seconds', ms(totalRow[3]!), 's', totalRowLine, 'Total median');
-    if (Number.isFinite(totalRow[4])) this.out.metric('latency_max_seconds', ms(totalRow[4]!), 's', totalRowLine, 'Total max');
+    if (Number.isFinite(totalRow[3])) this.out.metric('latency_p50_seconds', ms(totalRow[3]!), 's', { column: 'Total median', lines: totalRowLine });
+    if (Number.isFinite(totalRow[4])) this.out.metric('latency_max_seconds', ms(totalRow[4]!), 's', { column: 'Total max', lines: totalRowLine });
   }
 
   /** Requested vs finished (ab -t, or an interrupted run): a run that did less than asked is cut short. */
@@ -451,4 +451,9 @@ class AbSink implements LineSink {
   }
 }
 
-export const ab: CaptureParser = { id: 'ab', title: 'ApacheBench (ab)', detect, open: () => new AbSink() };
+export const ab: CaptureParser = {
+  id: 'ab',
+  title: 'ApacheBench (ab)',
+  detect,
+  open: () => new AbSink(),
+};

@@ -1,10 +1,10 @@
 /** Small helpers shared by the load-generator parsers (ab, wrk, hey, locust, redis-benchmark, sysbench). */
-import type { Labels, LineRange, Metric, ParseOutput, Table, Unit } from '../../types';
-import { commandWord, num, promptCommand } from '../../text';
+import type { Labels, Metric, ParseOutput, Table, Unit } from '../../types';
+import { commandLine, emptyOutput, headCommand, lookupTable, metric, num, type MetricOptions } from '../kit';
 
 /** Builds a ParseOutput incrementally. */
 export class Out {
-  readonly o: ParseOutput = { metrics: [], series: [], facts: {}, settings: {}, warnings: [] };
+  readonly o: ParseOutput = emptyOutput();
   private warned = 0;
   /** 1-based index of the tool run being read (several runs pasted into one capture). */
   run = 1;
@@ -13,35 +13,29 @@ export class Out {
   /** A new run of the tool starts in the same capture. */
   newRun(): void { this.run++; }
 
-  metric(name: string, value: number, unit: Unit, lineNo?: number, column?: string, labels?: Labels): Metric | undefined {
+  /**
+   * The kit's metric, added to the output as a figure of the run being read (Out.finish labels
+   * each with its run); a value that did not read (not finite) adds nothing.
+   */
+  metric(name: string, value: number, unit: Unit, opts?: MetricOptions): Metric | undefined {
     if (!Number.isFinite(value)) return undefined;
-    const m: Metric = { name, value, unit };
-    if (labels && Object.keys(labels).length) m.labels = labels;
-    if (column !== undefined) m.column = column;
-    if (lineNo !== undefined) m.lines = [lineNo, lineNo];
+    const m = metric(name, value, unit, opts);
     this.o.metrics.push(m);
     this.runOf.set(m, this.run);
     return m;
   }
 
-  /** Replace an earlier metric of the same name+labels (tools that print running totals). */
-  setMetric(name: string, value: number, unit: Unit, lineNo?: number, column?: string, labels?: Labels): void {
-    const key = labelKey(labels);
+  /** As metric, replacing an earlier one of the same name and labels in this run (tools that print running totals). */
+  setMetric(name: string, value: number, unit: Unit, opts?: MetricOptions): void {
+    const key = labelKey(opts?.labels);
     const i = this.o.metrics.findIndex((m) => m.name === name && labelKey(m.labels) === key && this.runOf.get(m) === this.run);
     if (i !== -1) this.o.metrics.splice(i, 1);
-    this.metric(name, value, unit, lineNo, column, labels);
+    this.metric(name, value, unit, opts);
   }
 
   has(name: string, labels?: Labels): boolean {
     const key = labelKey(labels);
     return this.o.metrics.some((m) => m.name === name && labelKey(m.labels) === key && this.runOf.get(m) === this.run);
-  }
-
-  /** A metric computed over a range of lines (a whole CSV file, a table), with that range as its evidence. */
-  metricOver(lines: LineRange, name: string, value: number, unit: Unit, column?: string, labels?: Labels): Metric | undefined {
-    const m = this.metric(name, value, unit, undefined, column, labels);
-    if (m) m.lines = lines;
-    return m;
   }
 
   /** Keep `table` in the output as tables[name], when it has rows. */
@@ -80,23 +74,20 @@ export class Out {
 
   /** Take a shell prompt + command line as `command` (first one only). Returns true when the line was one. */
   command(line: string, tools: readonly string[]): boolean {
-    const cmd = promptCommand(line, tools);
+    const cmd = commandLine(line, tools);
     if (cmd === undefined) return false;
     if (this.o.command === undefined) this.o.command = cmd;
     return true;
   }
 }
 
-/** A command line as detection sees it: an optional prompt, then the command. */
-const COMMAND_LINE = /^\s*(?:\S*[#$%>]\s+)?(\S.*)$/;
-
 /**
- * Whether `line` (one of a capture's first lines) runs one of `tools`, with or without a shell
- * prompt before it; `withUrl`: and names an http(s) URL (the HTTP load generators).
+ * Whether one of a capture's first lines runs one of `tools`, with or without a shell prompt
+ * before it (the kit's headCommand, bare); `withUrl`: and names an http(s) URL (the HTTP load generators).
  */
-export function isToolCommand(line: string, tools: readonly string[], withUrl = false): boolean {
-  const w = COMMAND_LINE.exec(line);
-  return w !== null && tools.includes(commandWord(w[1]!)) && (!withUrl || /\bhttps?:\/\//.test(line));
+export function headRuns(head: readonly string[], tools: readonly string[], withUrl = false): boolean {
+  const cmd = headCommand(head, tools, { bare: true });
+  return cmd !== undefined && (!withUrl || /\bhttps?:\/\//.test(cmd));
 }
 
 function labelKey(labels: Labels | undefined): string {
@@ -151,21 +142,7 @@ export function round(v: number, digits = 12): number {
   return Number(v.toPrecision(digits));
 }
 
-/** Count lines in `head` matching `re`, stopping at `limit`. */
-export function countMatches(head: readonly string[], re: RegExp, limit = 1): number {
-  let n = 0;
-  for (const l of head) if (re.test(l) && ++n >= limit) break;
-  return n;
-}
-
-/** First index in head whose line matches re, or -1. */
-export function findLine(head: readonly string[], re: RegExp, max = head.length): number {
-  const n = Math.min(max, head.length);
-  for (let i = 0; i < n; i++) if (re.test(head[i]!)) return i;
-  return -1;
-}
-
-const TIME_MULT: Record<string, number> = { ns: 1e-9, us: 1e-6, 'µs': 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+const TIME_MULT = lookupTable({ ns: 1e-9, us: 1e-6, 'µs': 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 });
 
 /** "498.32us" / "1.98ms" / "2.10s" / "1.00m" → seconds (wrk, redis); NaN otherwise. Linear, unlike a nested-quantifier pattern. */
 export function timeUnit(s: string, defaultUnit = 's'): number {

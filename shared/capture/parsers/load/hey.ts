@@ -10,20 +10,20 @@
  * `detailsRow`, `statusRow`, `errorRow`); `endRun` adds the request totals of each report.
  */
 import type { CaptureParser, LineSink, ParseOutput, Table } from '../../types';
-import { promptCommand } from '../../text';
+import { commandLine, lookupTable } from '../kit';
 import { SeriesSet } from '../../series';
-import { Out, dec, isToolCommand, round, splitCsv } from './common';
+import { Out, dec, headRuns, round, splitCsv } from './common';
 
 const TOOLS = ['hey'];
 const CSV_HEADER = /^response-time,DNS\+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset\s*$/;
-const SECTIONS: Record<string, Section> = {
+const SECTIONS = lookupTable<Section>({
   'Summary:': 'summary',
   'Response time histogram:': 'histogram',
   'Latency distribution:': 'latency',
   'Details (average, fastest, slowest):': 'details',
   'Status code distribution:': 'status',
   'Error distribution:': 'errors',
-};
+});
 type Section = 'none' | 'summary' | 'histogram' | 'latency' | 'details' | 'status' | 'errors';
 /** The -o csv columns read as series (all but status-code and offset), in order. */
 const CSV_SERIES: readonly (readonly [name: string, column: string])[] = [
@@ -42,14 +42,14 @@ function detect(head: readonly string[]): number {
     if (/^\s+Requests\/sec:\s/.test(l)) score = Math.max(score, 0.7);
     if (/^\s+\d+(\.\d+)?% in [\d.]+ secs$/.test(l)) score = Math.max(score, 0.85);
     if (/^\s+DNS\+dialup:\s/.test(l)) score = Math.max(score, 0.9);
-    if (i < 5 && isToolCommand(l, TOOLS, true)) score = Math.max(score, 0.4);
   }
+  if (headRuns(head, TOOLS, true)) score = Math.max(score, 0.4);
   return score;
 }
 
-const PHASES: Record<string, string> = {
+const PHASES = lookupTable({
   'DNS+dialup': 'dns_dialup', 'DNS-lookup': 'dns_lookup', 'req write': 'req_write', 'resp wait': 'resp_wait', 'resp read': 'resp_read',
-};
+});
 
 /** "0.0135 secs" → 0.0135 (hey prints NaN secs when nothing was measured: missing). */
 function secs(s: string | undefined): number {
@@ -143,7 +143,7 @@ class HeySink implements LineSink {
     const line = raw.trimEnd();
     if (!line) return;
     if (this.heading(line)) return;
-    if (begun(this.run) && promptCommand(line, TOOLS) !== undefined) this.nextRun();
+    if (begun(this.run) && commandLine(line, TOOLS) !== undefined) this.nextRun();
     if (this.out.command(line, TOOLS)) return;
     if (this.sectionLine(line, lineNo)) return;
     this.out.warn(lineNo, line);
@@ -182,13 +182,13 @@ class HeySink implements LineSink {
     const key = m[1]!, v = m[2]!;
     const bytes = /^(\d+) bytes$/.exec(v);
     switch (key) {
-      case 'Total': out.metric('duration_seconds', secs(v), 's', lineNo, key); return true;
-      case 'Slowest': out.metric('latency_max_seconds', secs(v), 's', lineNo, key); return true;
-      case 'Fastest': out.metric('latency_min_seconds', secs(v), 's', lineNo, key); return true;
-      case 'Average': out.metric('latency_mean_seconds', secs(v), 's', lineNo, key); return true;
-      case 'Requests/sec': out.metric('requests_per_second', dec(v), '1/s', lineNo, key); return true;
-      case 'Total data': if (bytes) { out.metric('transferred_bytes', Number(bytes[1]), 'B', lineNo, key); return true; } return false;
-      case 'Size/request': if (bytes) { out.metric('response_size_bytes', Number(bytes[1]), 'B', lineNo, key); return true; } return false;
+      case 'Total': out.metric('duration_seconds', secs(v), 's', { column: key, lines: lineNo }); return true;
+      case 'Slowest': out.metric('latency_max_seconds', secs(v), 's', { column: key, lines: lineNo }); return true;
+      case 'Fastest': out.metric('latency_min_seconds', secs(v), 's', { column: key, lines: lineNo }); return true;
+      case 'Average': out.metric('latency_mean_seconds', secs(v), 's', { column: key, lines: lineNo }); return true;
+      case 'Requests/sec': out.metric('requests_per_second', dec(v), '1/s', { column: key, lines: lineNo }); return true;
+      case 'Total data': if (bytes) { out.metric('transferred_bytes', Number(bytes[1]), 'B', { column: key, lines: lineNo }); return true; } return false;
+      case 'Size/request': if (bytes) { out.metric('response_size_bytes', Number(bytes[1]), 'B', { column: key, lines: lineNo }); return true; } return false;
       default: return false;
     }
   }
@@ -206,7 +206,7 @@ class HeySink implements LineSink {
     const m = /^\s+(\d+(?:\.\d+)?)% in ([\d.]+) secs$/.exec(line);
     if (!m) return false;
     const p = Number(m[1]);
-    if (p > 0) this.out.metric(p >= 100 ? 'latency_max_seconds' : `latency_p${m[1]!.replace('.', '_')}_seconds`, Number(m[2]), 's', lineNo, `${m[1]!}%`);
+    if (p > 0) this.out.metric(p >= 100 ? 'latency_max_seconds' : `latency_p${m[1]!.replace('.', '_')}_seconds`, Number(m[2]), 's', { column: `${m[1]!}%`, lines: lineNo });
     return true;
   }
 
@@ -218,9 +218,9 @@ class HeySink implements LineSink {
     const parts = m[2]!.split(',');
     if (parts.length !== 3) return false;
     const labels = { phase };
-    this.out.metric('phase_time_mean_seconds', secs(parts[0]), 's', lineNo, `${m[1]!} average`, labels);
-    this.out.metric('phase_time_min_seconds', secs(parts[1]), 's', lineNo, `${m[1]!} fastest`, labels);
-    this.out.metric('phase_time_max_seconds', secs(parts[2]), 's', lineNo, `${m[1]!} slowest`, labels);
+    this.out.metric('phase_time_mean_seconds', secs(parts[0]), 's', { labels, column: `${m[1]!} average`, lines: lineNo });
+    this.out.metric('phase_time_min_seconds', secs(parts[1]), 's', { labels, column: `${m[1]!} fastest`, lines: lineNo });
+    this.out.metric('phase_time_max_seconds', secs(parts[2]), 's', { labels, column: `${m[1]!} slowest`, lines: lineNo });
     return true;
   }
 
@@ -233,7 +233,7 @@ class HeySink implements LineSink {
     run.statusSum += n;
     if (!/^2/.test(m[1]!)) run.non2xx += n;
     run.statusLines = widen(run.statusLines, lineNo);
-    this.out.metric('responses_total', n, 'count', lineNo, `[${m[1]!}]`, { code: m[1]! });
+    this.out.metric('responses_total', n, 'count', { labels: { code: m[1]! }, column: `[${m[1]!}]`, lines: lineNo });
     return true;
   }
 
@@ -245,7 +245,7 @@ class HeySink implements LineSink {
     const n = Number(m[1]);
     run.errorSum += n;
     run.errorLines = widen(run.errorLines, lineNo);
-    this.out.metric('errors_total', n, 'count', lineNo, m[2]!, { type: errorType(m[2]!), error: m[2]!.slice(0, 300) });
+    this.out.metric('errors_total', n, 'count', { labels: { type: errorType(m[2]!), error: m[2]!.slice(0, 300) }, column: m[2]!, lines: lineNo });
     return true;
   }
 
@@ -262,12 +262,9 @@ class HeySink implements LineSink {
     }
     if (begun(run)) {
       const ev: [number, number] | undefined = statusLines && errorLines ? [statusLines[0], errorLines[1]] : statusLines ?? errorLines;
-      const total = out.metric('requests_total', statusSum + errorSum, 'count', undefined, 'status codes + errors');
-      if (total && ev) total.lines = ev;
-      const failed = out.metric('requests_failed_total', errorSum, 'count', undefined, 'Error distribution');
-      if (failed && errorLines) failed.lines = errorLines;
-      const nx = out.metric('responses_non2xx_total', run.non2xx, 'count', undefined, 'Status code distribution');
-      if (nx && statusLines) nx.lines = statusLines;
+      out.metric('requests_total', statusSum + errorSum, 'count', { column: 'status codes + errors', lines: ev });
+      out.metric('requests_failed_total', errorSum, 'count', { column: 'Error distribution', lines: errorLines });
+      out.metric('responses_non2xx_total', run.non2xx, 'count', { column: 'Status code distribution', lines: statusLines });
     } else out.note('no hey summary found (truncated capture?)');
   }
 
@@ -305,18 +302,23 @@ class HeySink implements LineSink {
     o.series = this.series.list;
     if (!lat.length) return o;
     const lines: [number, number] = [this.csv.first, this.csv.last];
-    out.metricOver(lines, 'requests_total', lat.length, 'count', 'rows');
+    out.metric('requests_total', lat.length, 'count', { column: 'rows', lines });
     let non = 0;
-    for (const [code, n] of codes) { out.metricOver(lines, 'responses_total', n, 'count', 'status-code', { code }); if (!/^2/.test(code)) non += n; }
-    out.metricOver(lines, 'responses_non2xx_total', non, 'count', 'status-code');
+    for (const [code, n] of codes) { out.metric('responses_total', n, 'count', { labels: { code }, column: 'status-code', lines }); if (!/^2/.test(code)) non += n; }
+    out.metric('responses_non2xx_total', non, 'count', { column: 'status-code', lines });
     const sorted = [...lat].sort((a, b) => a - b);
-    out.metricOver(lines, 'latency_mean_seconds', round(lat.reduce((a, b) => a + b, 0) / lat.length, 6), 's', 'response-time (mean)');
-    out.metricOver(lines, 'latency_min_seconds', sorted[0]!, 's', 'response-time (min)');
-    for (const p of [50, 90, 95, 99]) out.metricOver(lines, `latency_p${p}_seconds`, percentile(sorted, p), 's', `response-time (p${p})`);
-    out.metricOver(lines, 'latency_max_seconds', sorted[sorted.length - 1]!, 's', 'response-time (max)');
-    if (this.csv.end > 0) out.metricOver(lines, 'requests_per_second', round(lat.length / this.csv.end, 6), '1/s', 'rows / (last offset + response-time)');
+    out.metric('latency_mean_seconds', round(lat.reduce((a, b) => a + b, 0) / lat.length, 6), 's', { column: 'response-time (mean)', lines });
+    out.metric('latency_min_seconds', sorted[0]!, 's', { column: 'response-time (min)', lines });
+    for (const p of [50, 90, 95, 99]) out.metric(`latency_p${p}_seconds`, percentile(sorted, p), 's', { column: `response-time (p${p})`, lines });
+    out.metric('latency_max_seconds', sorted[sorted.length - 1]!, 's', { column: 'response-time (max)', lines });
+    if (this.csv.end > 0) out.metric('requests_per_second', round(lat.length / this.csv.end, 6), '1/s', { column: 'rows / (last offset + response-time)', lines });
     return o;
   }
 }
 
-export const hey: CaptureParser = { id: 'hey', title: 'hey HTTP load generator', detect, open: () => new HeySink() };
+export const hey: CaptureParser = {
+  id: 'hey',
+  title: 'hey HTTP load generator',
+  detect,
+  open: () => new HeySink(),
+};

@@ -13,9 +13,9 @@
  * and builds the metrics of a whole file (`historyMetrics`, `fileSums`).
  */
 import type { CaptureParser, Labels, LineSink, ParseOutput, Table } from '../../types';
-import { fields } from '../../text';
+import { fields, lookupTable } from '../kit';
 import { SeriesSet } from '../../series';
-import { Out, dec, isToolCommand, ms, pName, round, splitCsv } from './common';
+import { Out, dec, headRuns, ms, pName, round, splitCsv } from './common';
 
 const TOOLS = ['locust'];
 type Mode = 'stats' | 'history' | 'failures' | 'exceptions' | 'console';
@@ -42,8 +42,8 @@ function detect(head: readonly string[]): number {
     if (/\/(INFO|WARNING|ERROR)\/locust\.\w+: /.test(l)) score = Math.max(score, 0.9);
     if (/# reqs\s+# fails/.test(l)) score = Math.max(score, 0.9);
     if (/^Percentage of the requests completed within given times/.test(l)) score = Math.max(score, 0.8);
-    if (i < 5 && isToolCommand(l, TOOLS)) score = Math.max(score, 0.4);
   }
+  if (headRuns(head, TOOLS)) score = Math.max(score, 0.4);
   return score;
 }
 
@@ -137,7 +137,7 @@ function csvColumns(header: string[]): CsvColumns {
 /** The last history row of one endpoint. */
 interface LastRow { cells: string[]; lineNo: number; labels: Labels }
 
-const CONSOLE_COLS: Record<string, { name: string; unit: string; ms: boolean }> = {
+const CONSOLE_COLS = lookupTable<{ name: string; unit: string; ms: boolean }>({
   avg: { name: 'latency_mean_seconds', unit: 's', ms: true },
   min: { name: 'latency_min_seconds', unit: 's', ms: true },
   max: { name: 'latency_max_seconds', unit: 's', ms: true },
@@ -145,7 +145,7 @@ const CONSOLE_COLS: Record<string, { name: string; unit: string; ms: boolean }> 
   median: { name: 'latency_p50_seconds', unit: 's', ms: true },
   'req/s': { name: 'requests_per_second', unit: '1/s', ms: false },
   'failures/s': { name: 'failures_per_second', unit: '1/s', ms: false },
-};
+});
 const METHOD = /^(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|CONNECT|TRACE|[A-Z][A-Z_]{1,15})$/;
 
 /** A line of a console table, kept until the end (only the last table of each kind is read). */
@@ -269,7 +269,7 @@ class LocustSink implements LineSink {
     const labels = rowLabels(cols.type >= 0 ? c[cols.type]! : '', c[cols.name]!);
     for (const col of cols.stats) {
       const v = dec(c[col.i]);
-      if (Number.isFinite(v)) this.out.metric(col.name, col.conv(v), col.unit, lineNo, col.head, labels);
+      if (Number.isFinite(v)) this.out.metric(col.name, col.conv(v), col.unit, { labels, column: col.head, lines: lineNo });
     }
   }
 
@@ -318,11 +318,11 @@ class LocustSink implements LineSink {
     for (const { cells, lineNo, labels } of this.lastRow.values()) {
       for (const col of totals) {
         const v = dec(cells[col.i]);
-        if (Number.isFinite(v)) out.metric(col.name, col.conv(v), col.unit, lineNo, col.head, labels);
+        if (Number.isFinite(v)) out.metric(col.name, col.conv(v), col.unit, { labels, column: col.head, lines: lineNo });
       }
     }
     if (aggRps.length) {
-      out.metricOver([this.histFirst, this.histLast], 'requests_per_second', round(aggRps.reduce((a, b) => a + b, 0) / aggRps.length, 6), '1/s', 'Requests/s (mean of samples with users > 0)', { endpoint: 'Aggregated' });
+      out.metric('requests_per_second', round(aggRps.reduce((a, b) => a + b, 0) / aggRps.length, 6), '1/s', { labels: { endpoint: 'Aggregated' }, column: 'Requests/s (mean of samples with users > 0)', lines: [this.histFirst, this.histLast] });
     }
   }
 
@@ -332,7 +332,7 @@ class LocustSink implements LineSink {
     const n = dec(c[3]);
     this.failures.rows.push([c[0]!, c[1]!, c[2]!, Number.isFinite(n) ? n : c[3]!]);
     const labels: Record<string, string> = { ...rowLabels(c[0]!, c[1]!), error: c[2]!.slice(0, 300) };
-    this.out.metric('errors_total', n, 'count', lineNo, 'Occurrences', labels);
+    this.out.metric('errors_total', n, 'count', { labels, column: 'Occurrences', lines: lineNo });
   }
 
   /** A row of PREFIX_exceptions.csv: Count, Message, Traceback, Nodes. */
@@ -340,14 +340,14 @@ class LocustSink implements LineSink {
     if (c.length < 3) { this.out.warn(lineNo, c.join(',')); return; }
     const n = dec(c[0]);
     this.exceptions.rows.push([Number.isFinite(n) ? n : c[0]!, c[1]!, c[2]!, c[3] ?? '']);
-    this.out.metric('exceptions_total', n, 'count', lineNo, 'Count', { error: c[1]!.slice(0, 300) });
+    this.out.metric('exceptions_total', n, 'count', { labels: { error: c[1]!.slice(0, 300) }, column: 'Count', lines: lineNo });
   }
 
   /** At the end of a failures or exceptions file: the sum of its counts. */
   private fileSums(mode: 'failures' | 'exceptions'): void {
     const name = mode === 'failures' ? 'errors_total' : 'exceptions_total';
     const sum = this.o.metrics.filter((m) => m.name === name).reduce((a, m) => a + m.value, 0);
-    this.out.metric(mode === 'failures' ? 'requests_failed_total' : 'exceptions_sum_total', sum, 'count', undefined, mode === 'failures' ? 'sum of Occurrences' : 'sum of Count');
+    this.out.metric(mode === 'failures' ? 'requests_failed_total' : 'exceptions_sum_total', sum, 'count', { column: mode === 'failures' ? 'sum of Occurrences' : 'sum of Count' });
   }
 
   // ---- console tables --------------------------------------------------------------------------
@@ -419,15 +419,15 @@ class LocustSink implements LineSink {
       const fi = f.findIndex((x) => /^\d+\([\d.]+%\)$/.test(x));
       if (fi < 1) { out.warn(lineNo, line); continue; }
       const labels = splitName(f.slice(0, fi - 1));
-      out.metric('requests_total', dec(f[fi - 1]), 'count', lineNo, '# reqs', labels);
-      out.metric('requests_failed_total', dec(f[fi]!.replace(/\(.*$/, '')), 'count', lineNo, '# fails', labels);
+      out.metric('requests_total', dec(f[fi - 1]), 'count', { labels, column: '# reqs', lines: lineNo });
+      out.metric('requests_failed_total', dec(f[fi]!.replace(/\(.*$/, '')), 'count', { labels, column: '# fails', lines: lineNo });
       // the 0.x "Total" row prints only req/s: values short of the header align to the right
       const vals = f.slice(fi + 1);
       const shift = Math.max(0, statCols.length - vals.length);
       statCols.forEach((col, k) => {
         const d = CONSOLE_COLS[col];
         const v = dec(vals[k - shift]);
-        if (d && Number.isFinite(v)) out.metric(d.name, d.ms ? ms(v) : v, d.unit, lineNo, col, labels);
+        if (d && Number.isFinite(v)) out.metric(d.name, d.ms ? ms(v) : v, d.unit, { labels, column: col, lines: lineNo });
       });
     }
   }
@@ -445,8 +445,8 @@ class LocustSink implements LineSink {
       percCols.forEach((p, k) => {
         const v = dec(vals[k]);
         if (!Number.isFinite(v) || p >= 100) return;
-        if (p === 50 && out.has('latency_p50_seconds', labels)) out.setMetric('latency_p50_seconds', ms(v), 's', lineNo, '50%', labels);
-        else out.metric(`latency_${pName(p)}_seconds`, ms(v), 's', lineNo, `${p}%`, labels);
+        if (p === 50 && out.has('latency_p50_seconds', labels)) out.setMetric('latency_p50_seconds', ms(v), 's', { labels, column: '50%', lines: lineNo });
+        else out.metric(`latency_${pName(p)}_seconds`, ms(v), 's', { labels, column: `${p}%`, lines: lineNo });
       });
     }
   }
@@ -458,9 +458,14 @@ class LocustSink implements LineSink {
       if (!m) { this.out.warn(lineNo, line); continue; }
       const em = /^([A-Z]+) (\S+): (.*)$/.exec(m[2]!);
       const labels: Record<string, string> = em ? { ...rowLabels(em[1]!, em[2]!), error: em[3]!.slice(0, 300) } : { error: m[2]!.slice(0, 300) };
-      this.out.metric('errors_total', Number(m[1]), 'count', lineNo, '# occurrences', labels);
+      this.out.metric('errors_total', Number(m[1]), 'count', { labels, column: '# occurrences', lines: lineNo });
     }
   }
 }
 
-export const locust: CaptureParser = { id: 'locust', title: 'Locust (CSV files, console summary)', detect, open: () => new LocustSink() };
+export const locust: CaptureParser = {
+  id: 'locust',
+  title: 'Locust (CSV files, console summary)',
+  detect,
+  open: () => new LocustSink(),
+};

@@ -7,8 +7,8 @@
  * Format per redis src/redis-benchmark.c (showLatencyReport, showThroughput).
  */
 import type { CaptureParser, LineSink, ParseOutput, Table } from '../../types';
-import { fields } from '../../text';
-import { Out, dec, isToolCommand, ms, pName, splitCsv } from './common';
+import { fields, lookupTable } from '../kit';
+import { Out, dec, headRuns, ms, pName, splitCsv } from './common';
 
 const TOOLS = ['redis-benchmark'];
 const CSV_HEADER = /^"test","rps"(,"[\w]+")*\s*$/;
@@ -29,12 +29,12 @@ function detect(head: readonly string[]): number {
     if (/^WARNING: Could not fetch server CONFIG$/.test(l)) score = Math.max(score, 0.8);
     if (QUIET.test(l)) score = Math.max(score, /p50=/.test(l) ? 0.9 : 0.7);
     if (i < 5 && /^"(PING_INLINE|PING_MBULK|SET|GET|INCR|LPUSH|RPUSH|LPOP|RPOP|SADD|HSET|SPOP|ZADD|ZPOPMIN|LRANGE_\d+|MSET)[^"]*","[\d.]+"/.test(l)) score = Math.max(score, 0.85);
-    if (i < 5 && isToolCommand(l, TOOLS)) score = Math.max(score, 0.5);
   }
+  if (headRuns(head, TOOLS)) score = Math.max(score, 0.5);
   return score;
 }
 
-const CSV_COLS: Record<string, { name: string; ms: boolean }> = {
+const CSV_COLS = lookupTable<{ name: string; ms: boolean }>({
   rps: { name: 'requests_per_second', ms: false },
   avg_latency_ms: { name: 'latency_mean_seconds', ms: true },
   min_latency_ms: { name: 'latency_min_seconds', ms: true },
@@ -42,11 +42,11 @@ const CSV_COLS: Record<string, { name: string; ms: boolean }> = {
   p95_latency_ms: { name: 'latency_p95_seconds', ms: true },
   p99_latency_ms: { name: 'latency_p99_seconds', ms: true },
   max_latency_ms: { name: 'latency_max_seconds', ms: true },
-};
-const SUMMARY_COLS: Record<string, string> = {
+});
+const SUMMARY_COLS = lookupTable({
   avg: 'latency_mean_seconds', min: 'latency_min_seconds', p50: 'latency_p50_seconds',
   p95: 'latency_p95_seconds', p99: 'latency_p99_seconds', max: 'latency_max_seconds',
-};
+});
 
 function open(): LineSink {
   const out = new Out();
@@ -67,7 +67,7 @@ function open(): LineSink {
     if (!csvHeader) {
       if (c.length === 2 && Number.isFinite(dec(c[1]))) {
         tests.add(c[0]!);
-        out.metric('requests_per_second', dec(c[1]), '1/s', lineNo, 'rps', lab(c[0]));
+        out.metric('requests_per_second', dec(c[1]), '1/s', { labels: lab(c[0]), column: 'rps', lines: lineNo });
         return;
       }
       out.warn(lineNo, line);
@@ -79,7 +79,7 @@ function open(): LineSink {
     csvHeader.forEach((h, i) => {
       const d = CSV_COLS[h];
       const v = dec(c[i]);
-      if (d && Number.isFinite(v)) out.metric(d.name, d.ms ? ms(v) : v, d.ms ? 's' : '1/s', lineNo, h, lab(t));
+      if (d && Number.isFinite(v)) out.metric(d.name, d.ms ? ms(v) : v, d.ms ? 's' : '1/s', { labels: lab(t), column: h, lines: lineNo });
     });
   }
 
@@ -94,24 +94,24 @@ function open(): LineSink {
     if (m && !/^\s*(throughput summary)$/.test(m[1]!)) {
       const t = m[1]!.trim();
       tests.add(t);
-      out.metric('requests_per_second', Number(m[2]), '1/s', lineNo, 'requests per second', lab(t));
-      if (m[3] !== undefined) out.metric('latency_p50_seconds', ms(Number(m[3])), 's', lineNo, 'p50', lab(t));
+      out.metric('requests_per_second', Number(m[2]), '1/s', { labels: lab(t), column: 'requests per second', lines: lineNo });
+      if (m[3] !== undefined) out.metric('latency_p50_seconds', ms(Number(m[3])), 's', { labels: lab(t), column: 'p50', lines: lineNo });
       return;
     }
     m = /^\s+throughput summary: ([\d.]+) requests per second$/.exec(line);
-    if (m) { out.metric('requests_per_second', Number(m[1]), '1/s', lineNo, 'throughput summary', lab(test)); return; }
+    if (m) { out.metric('requests_per_second', Number(m[1]), '1/s', { labels: lab(test), column: 'throughput summary', lines: lineNo }); return; }
     m = /^([\d.]+) requests per second$/.exec(line);
-    if (m) { out.metric('requests_per_second', Number(m[1]), '1/s', lineNo, 'requests per second', lab(test)); block = 'none'; return; }
+    if (m) { out.metric('requests_per_second', Number(m[1]), '1/s', { labels: lab(test), column: 'requests per second', lines: lineNo }); block = 'none'; return; }
     m = /^\s+(\d+) requests completed in ([\d.]+) seconds$/.exec(line);
     if (m) {
-      out.metric('requests_total', Number(m[1]), 'count', lineNo, 'requests completed', lab(test));
-      out.metric('duration_seconds', Number(m[2]), 's', lineNo, 'completed in', lab(test));
+      out.metric('requests_total', Number(m[1]), 'count', { labels: lab(test), column: 'requests completed', lines: lineNo });
+      out.metric('duration_seconds', Number(m[2]), 's', { labels: lab(test), column: 'completed in', lines: lineNo });
       return;
     }
     m = /^\s+(\d+) parallel clients$/.exec(line);
-    if (m) { out.metric('clients', Number(m[1]), 'count', lineNo, 'parallel clients', lab(test)); return; }
+    if (m) { out.metric('clients', Number(m[1]), 'count', { labels: lab(test), column: 'parallel clients', lines: lineNo }); return; }
     m = /^\s+(\d+) bytes payload$/.exec(line);
-    if (m) { out.metric('payload_bytes', Number(m[1]), 'B', lineNo, 'bytes payload', lab(test)); return; }
+    if (m) { out.metric('payload_bytes', Number(m[1]), 'B', { labels: lab(test), column: 'bytes payload', lines: lineNo }); return; }
     m = /^\s+(keep alive|multi-thread|threads|cluster mode|host configuration "[^"]*"|node \[[^\]]*\] configuration "[^"]*"): ?(.*)$/.exec(line);
     if (m) { o.settings[m[1]!] = m[2]!; return; }
     if (line === 'Latency by percentile distribution:') { block = 'percentile'; return; }
@@ -123,8 +123,8 @@ function open(): LineSink {
       const cnt = m[3] !== undefined ? Number(m[3]) : null;
       if (block === 'percentile') {
         pctTable.rows.push([test ?? null, p, v, cnt]);
-        if (p === 0 && !out.has('latency_min_seconds', lab(test))) out.metric('latency_min_seconds', ms(v), 's', lineNo, '0.000%', lab(test));
-        else if ([50, 75, 90, 99, 99.9].includes(p)) out.metric(`latency_${pName(p)}_seconds`, ms(v), 's', lineNo, `${m[1]!}%`, lab(test));
+        if (p === 0 && !out.has('latency_min_seconds', lab(test))) out.metric('latency_min_seconds', ms(v), 's', { labels: lab(test), column: '0.000%', lines: lineNo });
+        else if ([50, 75, 90, 99, 99.9].includes(p)) out.metric(`latency_${pName(p)}_seconds`, ms(v), 's', { labels: lab(test), column: `${m[1]!}%`, lines: lineNo });
       } else {
         if (block !== 'cumulative') block = 'oldcdf';
         cdfTable.rows.push([test ?? null, p, v, cnt]);
@@ -140,8 +140,8 @@ function open(): LineSink {
           const name = SUMMARY_COLS[col];
           if (!name) return;
           const v = ms(dec(f[i]));
-          if (out.has(name, lab(test))) out.setMetric(name, v, 's', lineNo, col, lab(test));
-          else out.metric(name, v, 's', lineNo, col, lab(test));
+          if (out.has(name, lab(test))) out.setMetric(name, v, 's', { labels: lab(test), column: col, lines: lineNo });
+          else out.metric(name, v, 's', { labels: lab(test), column: col, lines: lineNo });
         });
         return;
       }
@@ -174,4 +174,9 @@ function open(): LineSink {
   };
 }
 
-export const redisBenchmark: CaptureParser = { id: 'redis-benchmark', title: 'redis-benchmark', detect, open };
+export const redisBenchmark: CaptureParser = {
+  id: 'redis-benchmark',
+  title: 'redis-benchmark',
+  detect,
+  open,
+};

@@ -13,20 +13,20 @@
  * sysbench did not print it).
  */
 import type { CaptureParser, Labels, LineSink, ParseOutput, Table } from '../../types';
-import { promptCommand } from '../../text';
+import { commandLine, lookupTable } from '../kit';
 import { SeriesSet } from '../../series';
-import { Out, dec, isToolCommand, ms, pName, round } from './common';
+import { Out, dec, headRuns, ms, pName, round } from './common';
 
 const TOOLS = ['sysbench'];
 const MIB = 1024 * 1024;
 /** sysbench 0.4 prints binary units as "Mb" */
-const OLD_UNITS: Record<string, number> = { b: 1, Kb: 1024, Mb: MIB, Gb: MIB * 1024, Tb: MIB * MIB };
+const OLD_UNITS = lookupTable({ b: 1, Kb: 1024, Mb: MIB, Gb: MIB * 1024, Tb: MIB * MIB });
 const VERSION = /^sysbench (\d+\.\d+(?:\.\d+)?(?:[-+~][\w.]+)?):?(?:\s+\(using ([^)]*)\))?/;
 const OPTIONS_TITLE = /^Running the test with following options:$/;
 const RESULT_HEADS = new Set(['CPU speed:', 'File operations:', 'Throughput:', 'SQL statistics:', 'OLTP test statistics:', 'General statistics:', 'Test execution summary:', 'Latency (ms):', 'Threads fairness:', 'Latency histogram (values are in milliseconds)']);
 const INTERVAL = /^\[ *([\d.]+)s ?\] (.*)$/;
 /** The SQL statistics lines "name: total (rate per sec.)": the metric names of the total and of the rate. */
-const SQL_COUNTERS: Record<string, [string, string]> = {
+const SQL_COUNTERS = lookupTable<[string, string]>({
   transactions: ['transactions_total', 'transactions_per_second'],
   deadlocks: ['deadlocks_total', 'deadlocks_per_second'],
   'read/write requests': ['read_write_requests_total', 'read_write_requests_per_second'],
@@ -34,8 +34,8 @@ const SQL_COUNTERS: Record<string, [string, string]> = {
   queries: ['queries_total', 'queries_per_second'],
   'ignored errors': ['ignored_errors_total', 'ignored_errors_per_second'],
   reconnects: ['reconnects_total', 'reconnects_per_second'],
-};
-const FILE_OPS: Record<string, string> = { 'reads/s': 'reads_per_second', 'writes/s': 'writes_per_second', 'fsyncs/s': 'fsyncs_per_second' };
+});
+const FILE_OPS = lookupTable({ 'reads/s': 'reads_per_second', 'writes/s': 'writes_per_second', 'fsyncs/s': 'fsyncs_per_second' });
 // labels of the interval series, made once (a series keeps the labels it was created with)
 const READ: Labels = Object.freeze({ type: 'read' });
 const WRITE: Labels = Object.freeze({ type: 'write' });
@@ -55,8 +55,8 @@ function detect(head: readonly string[]): number {
     if (/^\[ *\d+s \] reads: [\d.]+ MiB\/s writes:/.test(l)) score = Math.max(score, 0.9);
     if (OPTIONS_TITLE.test(l)) score = Math.max(score, 0.8);
     if (i < 5 && VERSION.test(l)) score = Math.max(score, 0.6);
-    if (i < 5 && isToolCommand(l, TOOLS)) score = Math.max(score, 0.5);
   }
+  if (headRuns(head, TOOLS)) score = Math.max(score, 0.5);
   return score;
 }
 
@@ -125,7 +125,7 @@ class SysbenchSink implements LineSink {
   line(raw: string, lineNo: number): void {
     const line = raw.trimEnd();
     if (!line.trim()) return;
-    if (this.run.events !== undefined && (VERSION.test(line) || OPTIONS_TITLE.test(line) || promptCommand(line, TOOLS) !== undefined)) this.nextRun();
+    if (this.run.events !== undefined && (VERSION.test(line) || OPTIONS_TITLE.test(line) || commandLine(line, TOOLS) !== undefined)) this.nextRun();
     if (this.commandLine(line)) return;
     if (this.banner(line)) return;
     if (this.intervalLine(line, lineNo)) return;
@@ -196,7 +196,7 @@ class SysbenchSink implements LineSink {
     const o = this.o;
     const p = keyValue(line);
     let m = /^Number of threads: (\d+)$/.exec(line);
-    if (m) { this.out.metric('threads', Number(m[1]), 'count', lineNo, 'Number of threads'); return; }
+    if (m) { this.out.metric('threads', Number(m[1]), 'count', { column: 'Number of threads', lines: lineNo }); return; }
     m = /^Doing (.+) test$/.exec(line);
     if (m) { o.settings['test mode'] = m[1]!; return; }
     if (/^Running memory speed test/.test(line)) { this.setTest('memory'); return; }
@@ -296,49 +296,49 @@ class SysbenchSink implements LineSink {
     let m = /^Total operations: (\d+) \(([\d.]+) per second\)$/.exec(line);
     if (m) {
       this.setTest('memory');
-      out.metric('operations_total', Number(m[1]), 'count', lineNo, 'Total operations');
-      out.metric('operations_per_second', Number(m[2]), '1/s', lineNo, 'per second');
+      out.metric('operations_total', Number(m[1]), 'count', { column: 'Total operations', lines: lineNo });
+      out.metric('operations_per_second', Number(m[2]), '1/s', { column: 'per second', lines: lineNo });
       return true;
     }
     m = /^([\d.]+) MiB transferred \(([\d.]+) MiB\/sec\)$/.exec(line);
     if (m) {
-      out.metric('transferred_bytes', round(Number(m[1]) * MIB), 'B', lineNo, 'MiB transferred');
-      out.metric('bandwidth_bytes_per_second', round(Number(m[2]) * MIB), 'B/s', lineNo, 'MiB/sec');
+      out.metric('transferred_bytes', round(Number(m[1]) * MIB), 'B', { column: 'MiB transferred', lines: lineNo });
+      out.metric('bandwidth_bytes_per_second', round(Number(m[2]) * MIB), 'B/s', { column: 'MiB/sec', lines: lineNo });
       return true;
     }
     m = /^Operations performed:\s+(\d+) Read, (\d+) Write, (\d+) Other = (\d+) Total$/.exec(line);
     if (m) {
       this.setTest('fileio');
-      out.metric('operations_total', Number(m[1]), 'count', lineNo, 'Operations performed: read', { type: 'read' });
-      out.metric('operations_total', Number(m[2]), 'count', lineNo, 'Operations performed: write', { type: 'write' });
-      out.metric('operations_total', Number(m[3]), 'count', lineNo, 'Operations performed: other', { type: 'other' });
+      out.metric('operations_total', Number(m[1]), 'count', { labels: { type: 'read' }, column: 'Operations performed: read', lines: lineNo });
+      out.metric('operations_total', Number(m[2]), 'count', { labels: { type: 'write' }, column: 'Operations performed: write', lines: lineNo });
+      out.metric('operations_total', Number(m[3]), 'count', { labels: { type: 'other' }, column: 'Operations performed: other', lines: lineNo });
       return true;
     }
     m = /^Operations performed: (\d+) \(([\d.]+) ops\/sec\)$/.exec(line);
     if (m) {
       this.setTest('memory');
-      out.metric('operations_total', Number(m[1]), 'count', lineNo, 'Operations performed');
-      out.metric('operations_per_second', Number(m[2]), '1/s', lineNo, 'ops/sec');
+      out.metric('operations_total', Number(m[1]), 'count', { column: 'Operations performed', lines: lineNo });
+      out.metric('operations_per_second', Number(m[2]), '1/s', { column: 'ops/sec', lines: lineNo });
       return true;
     }
     m = /^([\d.]+) MB transferred \(([\d.]+) MB\/sec\)$/.exec(line);
     if (m) {
-      out.metric('transferred_bytes', round(Number(m[1]) * MIB), 'B', lineNo, 'MB transferred');
-      out.metric('bandwidth_bytes_per_second', round(Number(m[2]) * MIB), 'B/s', lineNo, 'MB/sec');
+      out.metric('transferred_bytes', round(Number(m[1]) * MIB), 'B', { column: 'MB transferred', lines: lineNo });
+      out.metric('bandwidth_bytes_per_second', round(Number(m[2]) * MIB), 'B/s', { column: 'MB/sec', lines: lineNo });
       return true;
     }
     m = /^Read ([\d.]+)([KMGT]?b)\s+Written ([\d.]+)([KMGT]?b)\s+Total transferred ([\d.]+)([KMGT]?b)\s+\(([\d.]+)([KMGT]?b)\/sec\)$/.exec(line);
     if (m) {
       const bytes = (v: string, u: string): number => round(Number(v) * OLD_UNITS[u]!);
-      out.metric('read_bytes', bytes(m[1]!, m[2]!), 'B', lineNo, 'Read');
-      out.metric('written_bytes', bytes(m[3]!, m[4]!), 'B', lineNo, 'Written');
-      out.metric('transferred_bytes', bytes(m[5]!, m[6]!), 'B', lineNo, 'Total transferred');
-      out.metric('bandwidth_bytes_per_second', bytes(m[7]!, m[8]!), 'B/s', lineNo, `${m[8]!}/sec`);
+      out.metric('read_bytes', bytes(m[1]!, m[2]!), 'B', { column: 'Read', lines: lineNo });
+      out.metric('written_bytes', bytes(m[3]!, m[4]!), 'B', { column: 'Written', lines: lineNo });
+      out.metric('transferred_bytes', bytes(m[5]!, m[6]!), 'B', { column: 'Total transferred', lines: lineNo });
+      out.metric('bandwidth_bytes_per_second', bytes(m[7]!, m[8]!), 'B/s', { column: `${m[8]!}/sec`, lines: lineNo });
       return true;
     }
     if (/^(Time limit exceeded, exiting\.\.\.|\(last message repeated \d+ times\)|Done\.)$/.test(line)) return true;
     m = /^\s*([\d.]+) Requests\/sec executed$/.exec(line);
-    if (m) { out.metric('requests_per_second', Number(m[1]), '1/s', lineNo, 'Requests/sec executed'); return true; }
+    if (m) { out.metric('requests_per_second', Number(m[1]), '1/s', { column: 'Requests/sec executed', lines: lineNo }); return true; }
     return false;
   }
 
@@ -361,7 +361,7 @@ class SysbenchSink implements LineSink {
   /** "CPU speed:" — "events per second: 5996.50". */
   private cpuField(k: string, num: number, lineNo: number): boolean {
     if (k !== 'events per second') return false;
-    this.out.metric('events_per_second', num, '1/s', lineNo, k);
+    this.out.metric('events_per_second', num, '1/s', { column: k, lines: lineNo });
     return true;
   }
 
@@ -369,7 +369,7 @@ class SysbenchSink implements LineSink {
   private fileOpsField(k: string, num: number, lineNo: number): boolean {
     const name = FILE_OPS[k];
     if (!name) return false;
-    this.out.metric(name, num, '1/s', lineNo, k);
+    this.out.metric(name, num, '1/s', { column: k, lines: lineNo });
     return true;
   }
 
@@ -377,15 +377,15 @@ class SysbenchSink implements LineSink {
   private throughputField(k: string, num: number, lineNo: number): boolean {
     const dir = k === 'read, MiB/s' ? 'read' : k === 'written, MiB/s' ? 'write' : undefined;
     if (!dir) return false;
-    this.out.metric('bandwidth_bytes_per_second', round(num * MIB), 'B/s', lineNo, k, { direction: dir });
+    this.out.metric('bandwidth_bytes_per_second', round(num * MIB), 'B/s', { labels: { direction: dir }, column: k, lines: lineNo });
     return true;
   }
 
   /** "queries performed:" under SQL statistics — read, write, other, total. */
   private queriesField(k: string, num: number, lineNo: number): boolean {
     if (!/^(read|write|other|total)$/.test(k)) return false;
-    if (k === 'total') this.out.metric('queries_total', num, 'count', lineNo, 'queries performed: total');
-    else this.out.metric('queries_total', num, 'count', lineNo, `queries performed: ${k}`, { type: k });
+    if (k === 'total') this.out.metric('queries_total', num, 'count', { column: 'queries performed: total', lines: lineNo });
+    else this.out.metric('queries_total', num, 'count', { labels: { type: k }, column: `queries performed: ${k}`, lines: lineNo });
     return true;
   }
 
@@ -396,17 +396,17 @@ class SysbenchSink implements LineSink {
     const [tot, ps] = perSec(v);
     this.run.section = 'sql';
     // "queries performed: total" already gave queries_total
-    if (k !== 'queries' || !this.out.has('queries_total')) this.out.metric(pair[0], tot, 'count', lineNo, k);
-    this.out.metric(pair[1], ps, '1/s', lineNo, `${k} per sec.`);
+    if (k !== 'queries' || !this.out.has('queries_total')) this.out.metric(pair[0], tot, 'count', { column: k, lines: lineNo });
+    this.out.metric(pair[1], ps, '1/s', { column: `${k} per sec.`, lines: lineNo });
     return true;
   }
 
   /** "General statistics:" (0.4: "Test execution summary:") — total time, total number of events, event execution time. */
   private generalField(k: string, v: string, num: number, lineNo: number): boolean {
     const run = this.run;
-    if (k === 'total time') { run.duration = dec(v.replace(/s$/, '')); this.out.metric('duration_seconds', run.duration, 's', lineNo, k); return true; }
-    if (k === 'total number of events') { run.events = num; run.eventsLine = lineNo; this.out.metric('events_total', num, 'count', lineNo, k); return true; }
-    if (k === 'total time taken by event execution') { this.out.metric('event_execution_time_seconds', dec(v.replace(/s$/, '')), 's', lineNo, k); return true; }
+    if (k === 'total time') { run.duration = dec(v.replace(/s$/, '')); this.out.metric('duration_seconds', run.duration, 's', { column: k, lines: lineNo }); return true; }
+    if (k === 'total number of events') { run.events = num; run.eventsLine = lineNo; this.out.metric('events_total', num, 'count', { column: k, lines: lineNo }); return true; }
+    if (k === 'total time taken by event execution') { this.out.metric('event_execution_time_seconds', dec(v.replace(/s$/, '')), 's', { column: k, lines: lineNo }); return true; }
     return false;
   }
 
@@ -414,13 +414,13 @@ class SysbenchSink implements LineSink {
   private latencyField(k: string, v: string, lineNo: number): boolean {
     const out = this.out;
     const val = msValue(v);
-    if (k === 'min') { out.metric('latency_min_seconds', val, 's', lineNo, k); return true; }
-    if (k === 'avg') { out.metric('latency_mean_seconds', val, 's', lineNo, k); return true; }
-    if (k === 'max') { out.metric('latency_max_seconds', val, 's', lineNo, k); return true; }
-    if (k === 'sum') { out.metric('latency_sum_seconds', val, 's', lineNo, k); return true; }
+    if (k === 'min') { out.metric('latency_min_seconds', val, 's', { column: k, lines: lineNo }); return true; }
+    if (k === 'avg') { out.metric('latency_mean_seconds', val, 's', { column: k, lines: lineNo }); return true; }
+    if (k === 'max') { out.metric('latency_max_seconds', val, 's', { column: k, lines: lineNo }); return true; }
+    if (k === 'sum') { out.metric('latency_sum_seconds', val, 's', { column: k, lines: lineNo }); return true; }
     const pm = /^(?:approx\.\s+)?([\d.]+)(?:th|st|nd|rd)? percentile$/.exec(k);
     if (!pm) return false;
-    out.metric(`latency_${pName(Number(pm[1]))}_seconds`, val, 's', lineNo, k);
+    out.metric(`latency_${pName(Number(pm[1]))}_seconds`, val, 's', { column: k, lines: lineNo });
     return true;
   }
 
@@ -429,13 +429,13 @@ class SysbenchSink implements LineSink {
     const f = /^([\d.]+)\/([\d.]+)$/.exec(v);
     if (!f) return false;
     if (k === 'events (avg/stddev)') {
-      this.out.metric('thread_events_mean', Number(f[1]), 'count', lineNo, k);
-      this.out.metric('thread_events_stdev', Number(f[2]), 'count', lineNo, k);
+      this.out.metric('thread_events_mean', Number(f[1]), 'count', { column: k, lines: lineNo });
+      this.out.metric('thread_events_stdev', Number(f[2]), 'count', { column: k, lines: lineNo });
       return true;
     }
     if (k === 'execution time (avg/stddev)') {
-      this.out.metric('thread_execution_time_mean_seconds', Number(f[1]), 's', lineNo, k);
-      this.out.metric('thread_execution_time_stdev_seconds', Number(f[2]), 's', lineNo, k);
+      this.out.metric('thread_execution_time_mean_seconds', Number(f[1]), 's', { column: k, lines: lineNo });
+      this.out.metric('thread_execution_time_stdev_seconds', Number(f[2]), 's', { column: k, lines: lineNo });
       return true;
     }
     return false;
@@ -447,7 +447,7 @@ class SysbenchSink implements LineSink {
   private derivedEventsPerSecond(): void {
     const { events, duration, eventsLine } = this.run;
     if (!this.out.has('events_per_second') && events !== undefined && duration) {
-      this.out.metric('events_per_second', round(events / duration, 8), '1/s', eventsLine, 'total number of events / total time');
+      this.out.metric('events_per_second', round(events / duration, 8), '1/s', { column: 'total number of events / total time', lines: eventsLine });
     }
   }
 
@@ -459,4 +459,9 @@ class SysbenchSink implements LineSink {
   }
 }
 
-export const sysbench: CaptureParser = { id: 'sysbench', title: 'sysbench', detect, open: () => new SysbenchSink() };
+export const sysbench: CaptureParser = {
+  id: 'sysbench',
+  title: 'sysbench',
+  detect,
+  open: () => new SysbenchSink(),
+};

@@ -9,8 +9,8 @@
  * bottom, and the errors wrk prints instead of results.
  */
 import type { CaptureParser, LineSink, ParseOutput, Table } from '../../types';
-import { fields, promptCommand } from '../../text';
-import { Out, dec, isToolCommand, pName, round, timeUnit } from './common';
+import { commandLine, fields, lookupTable } from '../kit';
+import { Out, dec, headRuns, pName, round, timeUnit } from './common';
 
 const TOOLS = ['wrk', 'wrk2'];
 const THREAD_STATS = /^\s*Thread Stats\s+Avg\s+Stdev\s+Max\s+\+\/- Stdev/;
@@ -29,14 +29,14 @@ function detect(head: readonly string[]): number {
     if (/^Requests\/sec:\s+[\d.]+$/.test(l)) rps = true;
     if (/^Transfer\/sec:\s+[\d.]+[KMGTPk]?B$/.test(l)) tps = true;
     if (/^unable to connect to \S+ /.test(l)) score = Math.max(score, 0.6);
-    if (i < 5 && isToolCommand(l, TOOLS, true)) score = Math.max(score, 0.4);
   }
   if (rps && tps) score = Math.max(score, 0.85);
+  if (headRuns(head, TOOLS, true)) score = Math.max(score, 0.4);
   return score;
 }
 
-const METRIC_SUFFIX: Record<string, number> = { '': 1, k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12 };
-const BINARY_SUFFIX: Record<string, number> = { '': 1, K: 1024, k: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4, P: 1024 ** 5 };
+const METRIC_SUFFIX = lookupTable({ '': 1, k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12 });
+const BINARY_SUFFIX = lookupTable({ '': 1, K: 1024, k: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4, P: 1024 ** 5 });
 
 /** wrk's format_metric: "28.88k" → 28880 (SI, 1000). */
 function metricNum(s: string): number {
@@ -101,7 +101,7 @@ class WrkSink implements LineSink {
 
   /** A shell prompt with a wrk command (below a run's totals, it starts the next run). */
   private commandLine(line: string): boolean {
-    if (this.sawResult && promptCommand(line, TOOLS) !== undefined) this.nextRun();
+    if (this.sawResult && commandLine(line, TOOLS) !== undefined) this.nextRun();
     return this.out.command(line, TOOLS);
   }
 
@@ -119,9 +119,9 @@ class WrkSink implements LineSink {
     }
     m = /^\s+(\d+) threads and (\d+) connections$/.exec(line);
     if (!m) return false;
-    this.out.metric('threads', Number(m[1]), 'count', lineNo, 'threads');
-    this.out.metric('connections', Number(m[2]), 'count', lineNo, 'connections');
-    this.out.metric('concurrency', Number(m[2]), 'count', lineNo, 'connections');
+    this.out.metric('threads', Number(m[1]), 'count', { column: 'threads', lines: lineNo });
+    this.out.metric('connections', Number(m[2]), 'count', { column: 'connections', lines: lineNo });
+    this.out.metric('concurrency', Number(m[2]), 'count', { column: 'connections', lines: lineNo });
     return true;
   }
 
@@ -137,15 +137,15 @@ class WrkSink implements LineSink {
     const within = Number(m[5]);
     this.stats.rows.push([m[1]!, m[2]!, m[3]!, m[4]!, `${m[5]!}%`]);
     if (lat) {
-      out.metric('latency_mean_seconds', avg, 's', lineNo, 'Latency Avg');
-      out.metric('latency_stdev_seconds', sd, 's', lineNo, 'Latency Stdev');
-      out.metric('latency_max_seconds', max, 's', lineNo, 'Latency Max');
-      out.metric('latency_within_stdev_percent', within, '%', lineNo, 'Latency +/- Stdev');
+      out.metric('latency_mean_seconds', avg, 's', { column: 'Latency Avg', lines: lineNo });
+      out.metric('latency_stdev_seconds', sd, 's', { column: 'Latency Stdev', lines: lineNo });
+      out.metric('latency_max_seconds', max, 's', { column: 'Latency Max', lines: lineNo });
+      out.metric('latency_within_stdev_percent', within, '%', { column: 'Latency +/- Stdev', lines: lineNo });
     } else {
-      out.metric('thread_requests_per_second_mean', avg, '1/s', lineNo, 'Req/Sec Avg');
-      out.metric('thread_requests_per_second_stdev', sd, '1/s', lineNo, 'Req/Sec Stdev');
-      out.metric('thread_requests_per_second_max', max, '1/s', lineNo, 'Req/Sec Max');
-      out.metric('thread_requests_per_second_within_stdev_percent', within, '%', lineNo, 'Req/Sec +/- Stdev');
+      out.metric('thread_requests_per_second_mean', avg, '1/s', { column: 'Req/Sec Avg', lines: lineNo });
+      out.metric('thread_requests_per_second_stdev', sd, '1/s', { column: 'Req/Sec Stdev', lines: lineNo });
+      out.metric('thread_requests_per_second_max', max, '1/s', { column: 'Req/Sec Max', lines: lineNo });
+      out.metric('thread_requests_per_second_within_stdev_percent', within, '%', { column: 'Req/Sec +/- Stdev', lines: lineNo });
     }
     if (unreadable(m[2]!, avg) || unreadable(m[3]!, sd) || unreadable(m[4]!, max)) out.warn(lineNo, line);
     return true;
@@ -166,8 +166,8 @@ class WrkSink implements LineSink {
     const v = timeUnit(m[2]!);
     if (!Number.isFinite(v)) { this.out.warn(lineNo, line); return true; }
     const labels = this.distLabels;
-    if (p >= 100) { if (!this.out.has('latency_max_seconds', labels)) this.out.metric('latency_max_seconds', v, 's', lineNo, `${m[1]}%`, labels); }
-    else this.out.metric(`latency_${pName(p)}_seconds`, v, 's', lineNo, `${m[1]}%`, labels);
+    if (p >= 100) { if (!this.out.has('latency_max_seconds', labels)) this.out.metric('latency_max_seconds', v, 's', { labels, column: `${m[1]}%`, lines: lineNo }); }
+    else this.out.metric(`latency_${pName(p)}_seconds`, v, 's', { labels, column: `${m[1]}%`, lines: lineNo });
     return true;
   }
 
@@ -183,8 +183,8 @@ class WrkSink implements LineSink {
     if (/^#\[/.test(line)) {
       const m = /^#\[Mean\s*=\s*([\d.]+), StdDeviation\s*=\s*([\d.]+)\]/.exec(line);
       if (m && !this.distLabels) {
-        this.out.setMetric('latency_mean_seconds', round(Number(m[1]) / 1000), 's', lineNo, 'Mean');
-        this.out.setMetric('latency_stdev_seconds', round(Number(m[2]) / 1000), 's', lineNo, 'StdDeviation');
+        this.out.setMetric('latency_mean_seconds', round(Number(m[1]) / 1000), 's', { column: 'Mean', lines: lineNo });
+        this.out.setMetric('latency_stdev_seconds', round(Number(m[2]) / 1000), 's', { column: 'StdDeviation', lines: lineNo });
       }
       return true;
     }
@@ -206,9 +206,9 @@ class WrkSink implements LineSink {
     let m = /^\s+(\d+) requests in (\S+), (\S+) read$/.exec(line);
     if (m) {
       this.sawResult = true;
-      out.metric('requests_total', Number(m[1]), 'count', lineNo, 'requests');
-      out.metric('duration_seconds', timeUnit(m[2]!), 's', lineNo, 'requests in');
-      out.metric('read_bytes', binaryBytes(m[3]!), 'B', lineNo, 'read');
+      out.metric('requests_total', Number(m[1]), 'count', { column: 'requests', lines: lineNo });
+      out.metric('duration_seconds', timeUnit(m[2]!), 's', { column: 'requests in', lines: lineNo });
+      out.metric('read_bytes', binaryBytes(m[3]!), 'B', { column: 'read', lines: lineNo });
       return true;
     }
     m = /^\s+Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)$/.exec(line);
@@ -218,19 +218,24 @@ class WrkSink implements LineSink {
         const type = SOCKET_ERRORS[i]!;
         const v = Number(m[i + 1]);
         sum += v;
-        out.metric('errors_total', v, 'count', lineNo, `Socket errors: ${type}`, { type });
+        out.metric('errors_total', v, 'count', { labels: { type }, column: `Socket errors: ${type}`, lines: lineNo });
       }
-      out.metric('socket_errors_total', sum, 'count', lineNo, 'Socket errors');
+      out.metric('socket_errors_total', sum, 'count', { column: 'Socket errors', lines: lineNo });
       return true;
     }
     m = /^\s+Non-2xx or 3xx responses: (\d+)$/.exec(line);
-    if (m) { out.metric('responses_non2xx_total', Number(m[1]), 'count', lineNo, 'Non-2xx or 3xx responses'); return true; }
+    if (m) { out.metric('responses_non2xx_total', Number(m[1]), 'count', { column: 'Non-2xx or 3xx responses', lines: lineNo }); return true; }
     m = /^Requests\/sec:\s+([\d.]+)$/.exec(line);
-    if (m) { this.sawResult = true; out.metric('requests_per_second', Number(m[1]), '1/s', lineNo, 'Requests/sec'); return true; }
+    if (m) { this.sawResult = true; out.metric('requests_per_second', Number(m[1]), '1/s', { column: 'Requests/sec', lines: lineNo }); return true; }
     m = /^Transfer\/sec:\s+(\S+)$/.exec(line);
-    if (m) { out.metric('transfer_bytes_per_second', binaryBytes(m[1]!), 'B/s', lineNo, 'Transfer/sec'); return true; }
+    if (m) { out.metric('transfer_bytes_per_second', binaryBytes(m[1]!), 'B/s', { column: 'Transfer/sec', lines: lineNo }); return true; }
     return false;
   }
 }
 
-export const wrk: CaptureParser = { id: 'wrk', title: 'wrk HTTP benchmark', detect, open: () => new WrkSink() };
+export const wrk: CaptureParser = {
+  id: 'wrk',
+  title: 'wrk HTTP benchmark',
+  detect,
+  open: () => new WrkSink(),
+};

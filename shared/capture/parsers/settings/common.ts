@@ -1,29 +1,10 @@
 /** Helpers shared by the settings/sockets parsers (sysctl, ulimit, ini, ss, netstat). Pure, never throw. */
 import type { LineRange, Metric, ParseOutput, Table } from '../../types';
-import { promptCommand } from '../../text';
-
-export function emptyOutput(): ParseOutput {
-  return { metrics: [], series: [], facts: {}, settings: {}, warnings: [] };
-}
+import { commandLine } from '../kit';
 
 /** Trim and collapse runs of spaces/tabs to one space (used to compare setting values). */
 export function normalizeSpace(s: string): string {
   return s.replace(/[ \t]+/g, ' ').trim();
-}
-
-/**
- * If `line` is a shell prompt + command whose program is one of `tools`, return the command.
- * Also accepts a bare command line without prompt ("sysctl -a") when `bare` is true.
- */
-export function commandLine(line: string, tools: readonly string[], bare = false): string | undefined {
-  const c = promptCommand(line, tools);
-  if (c) return c;
-  if (bare) {
-    const t = line.trim();
-    const m = /^(?:sudo\s+)?(?:\S*\/)?([\w.-]+)(?:\s|$)/.exec(t);
-    if (m && t.length < 400 && tools.includes(m[1]!)) return t;
-  }
-  return undefined;
 }
 
 /**
@@ -138,7 +119,7 @@ export class SocketCounter {
  * capture's command (the first one) instead of warning. Returns true when the line was one.
  */
 export function promptLine(out: ParseOutput, line: string): boolean {
-  const c = promptCommand(line);
+  const c = commandLine(line);
   if (!c) return false;
   out.command ??= c;
   return true;

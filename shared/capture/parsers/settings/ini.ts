@@ -7,8 +7,11 @@
  * ("opcache.enable" in [opcache]) or the section is PHP's main [PHP] section.
  */
 import type { CaptureParser, LineSink, ParseOutput } from '../../types';
-import { promptCommand } from '../../text';
-import { emptyOutput, promptLine, warnIfEmpty } from './common';
+import { commandLine, emptyOutput } from '../kit';
+import { promptLine, warnIfEmpty } from './common';
+
+/** the programs of a prompt line in a comment at the top that printed the file */
+const TOOLS = ['php', 'php-fpm', 'cat', 'mysqld', 'my_print_defaults', 'less', 'grep', 'head', 'tail'];
 
 const SECTION = /^\[([^\]\n]{1,200})\]\s*(?:[;#].*)?$/;
 const KV = /^([A-Za-z_$@][\w.$@-]*(?:\[[^\]]*\])?)\s*=\s*(.*)$/;
@@ -116,12 +119,12 @@ export const ini: CaptureParser = {
         const line = text.trim();
         if (!line) return;
         if (line.startsWith(';') || line.startsWith('#')) {
-          const c = promptCommand(line, ['php', 'php-fpm', 'cat', 'mysqld', 'my_print_defaults', 'less', 'grep', 'head', 'tail']);
+          const c = commandLine(line, TOOLS);
           if (c && lineNo <= 3 && out.command === undefined && /^(?:sudo\s+)?(?:php|php-fpm|cat|mysqld|less|grep|head|tail)\b/.test(c)) out.command = c;
           return;
         }
         if (lineNo <= 3 && out.command === undefined && !KV.test(line) && !SECTION.test(line)) {
-          const c = promptCommand(line);
+          const c = commandLine(line);
           if (c) { out.command = c; return; }
         }
         if (!phpinfo && (isPhpInfoStart(line) || (line.length < 1000 && DIRECTIVE_ROW.test(line)))) phpinfo = true;

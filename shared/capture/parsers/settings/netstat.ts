@@ -5,8 +5,11 @@
  * and `netstat -i` ("Kernel Interface table": packets, errors, drops and overruns per interface).
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Table } from '../../types';
-import { fields, num } from '../../text';
-import { commandLine, emptyOutput, isSsSpelling, promptLine, SocketCounter, stateCountLine, warnIfEmpty } from './common';
+import { commandLine, emptyOutput, fields, lookupTable, num } from '../kit';
+import { isSsSpelling, promptLine, SocketCounter, stateCountLine, warnIfEmpty } from './common';
+
+/** the program of a prompt line (or bare command line) that printed the capture */
+const TOOLS = ['netstat'];
 
 const ACTIVE = /^Active (Internet|UNIX domain|Bluetooth|IPX|AX\.25|NET\/ROM|X\.25|Connections|LOCAL \(UNIX\) domain|kernel (?:control|event))\b/i;
 const INET_HEAD = /^Proto\s+Recv-Q\s+Send-Q\s+Local\s+Address\s+Foreign\s+Address\s+\(?state\)?/i;
@@ -16,10 +19,10 @@ const UNIX_HEAD = /^Proto\s+RefCnt\s+Flags\s+Type\s+State\s+I-Node/;
 /** netstat -i: "Iface MTU [Met] RX-OK RX-ERR RX-DRP RX-OVR TX-OK TX-ERR TX-DRP TX-OVR Flg" */
 const IFACE_HEAD = /^Iface\s+MTU\s+(?:Met\s+)?RX-OK\s+RX-ERR\s+RX-DRP\s+RX-OVR\s+TX-OK\s+TX-ERR\s+TX-DRP\s+TX-OVR\s+Flg$/;
 /** netstat -i columns → metric names (counts since the interface came up) */
-const IFACE_COLUMNS: Record<string, string> = {
+const IFACE_COLUMNS = lookupTable({
   'RX-OK': 'rx_packets_total', 'RX-ERR': 'rx_errors_total', 'RX-DRP': 'rx_dropped_total', 'RX-OVR': 'rx_overruns_total',
   'TX-OK': 'tx_packets_total', 'TX-ERR': 'tx_errors_total', 'TX-DRP': 'tx_dropped_total', 'TX-OVR': 'tx_overruns_total',
-};
+});
 const PROTO = /^(?:tcp|tcp4|tcp6|tcp46|udp|udp4|udp6|udp46|udpl|udpl6|raw|raw6|sctp|sctp6|mptcp|mptcp6)$/;
 const STATES = new Set(['LISTENING', 'SYN_RECEIVED', 'ESTABLISHED', 'SYN_SENT', 'SYN_RECV', 'FIN_WAIT1', 'FIN_WAIT2', 'TIME_WAIT', 'CLOSE', 'CLOSE_WAIT', 'LAST_ACK', 'LISTEN', 'CLOSING', 'UNKNOWN']);
 const SECTION = /^([A-Za-z][A-Za-z0-9]*):\s*$/;
@@ -32,8 +35,8 @@ const KEY_COUNT = /^(.+?):\s+(\d+)\s*$/;
 const TEXT_COUNT = /^(.*?\D)\s(\d+)\s+(.+)$/;
 
 /** netstat -s phrases (lowercase, all spellings net-tools used) → metric name */
-const KNOWN: Record<string, Record<string, string>> = {
-  Tcp: {
+const KNOWN = lookupTable<Readonly<Record<string, string>>>({
+  Tcp: lookupTable({
     'active connection openings': 'tcp_active_opens',
     'active connections openings': 'tcp_active_opens',
     'passive connection openings': 'tcp_passive_opens',
@@ -48,8 +51,8 @@ const KNOWN: Record<string, Record<string, string>> = {
     'bad segments received': 'tcp_bad_segments_received',
     'bad segments received.': 'tcp_bad_segments_received',
     'resets sent': 'tcp_resets_sent',
-  },
-  TcpExt: {
+  }),
+  TcpExt: lookupTable({
     'times the listen queue of a socket overflowed': 'tcp_listen_overflows',
     'syns to listen sockets dropped': 'tcp_listen_drops',
     'syns to listen sockets ignored': 'tcp_listen_drops',
@@ -76,8 +79,8 @@ const KNOWN: Record<string, Record<string, string>> = {
     'tcpreqqfulldrop': 'tcp_request_queue_full_drops',
     'tcpreqqfulldocookies': 'tcp_request_queue_full_cookies',
     'tcplostretransmit': 'tcp_lost_retransmits',
-  },
-  Udp: {
+  }),
+  Udp: lookupTable({
     'packets received': 'udp_packets_received',
     'packets to unknown port received': 'udp_no_port',
     'packets to unknown port received.': 'udp_no_port',
@@ -85,15 +88,15 @@ const KNOWN: Record<string, Record<string, string>> = {
     'packets sent': 'udp_packets_sent',
     'receive buffer errors': 'udp_receive_buffer_errors',
     'send buffer errors': 'udp_send_buffer_errors',
-  },
-  Ip: {
+  }),
+  Ip: lookupTable({
     'total packets received': 'ip_packets_received',
     'requests sent out': 'ip_packets_sent',
     'incoming packets discarded': 'ip_incoming_discarded',
     'incoming packets delivered': 'ip_incoming_delivered',
     'outgoing packets dropped': 'ip_outgoing_dropped',
-  },
-};
+  }),
+});
 
 /** BSD/macOS netstat prints "127.0.0.1.80" / "*.22": make it "addr:port" for the port table. */
 function localPort(addr: string): string {
@@ -123,7 +126,7 @@ export const netstat: CaptureParser = {
       const f = fields(line);
       if (f[0] && PROTO.test(f[0]) && /^\d+$/.test(f[1] ?? '') && /^\d+$/.test(f[2] ?? '')) { rows++; continue; }
       if (f[0] === 'unix' && /^\d+$/.test(f[1] ?? '')) { rows++; continue; }
-      if (commandLine(line, ['netstat'], true)) continue;
+      if (commandLine(line, TOOLS, { bare: true })) continue;
       other++;
     }
     if (inetHead || active) return 0.95;
@@ -162,7 +165,7 @@ export const netstat: CaptureParser = {
       line(text, lineNo) {
         const line = text.trim();
         if (!line) return;
-        const c = commandLine(line, ['netstat'], true);
+        const c = commandLine(line, TOOLS, { bare: true });
         if (c) { out.command ??= c; return; }
         if (/^net-tools \d/.test(line)) { out.toolVersion = line; return; }
         const a = ACTIVE.exec(line);

@@ -1,6 +1,6 @@
 /** Finding rules over settings and socket captures. Each rule is data: id, kinds, thresholds, evaluate. */
 import type { FindingRule, Metric, ParsedCapture, RuleFinding } from '../../types';
-import { num } from '../../text';
+import { num } from '../kit';
 import { normalizeSpace } from './common';
 
 /** Linux default net.ipv4.ip_local_port_range is 32768–60999. */

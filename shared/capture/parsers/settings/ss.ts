@@ -4,8 +4,11 @@
  * the `ss -s` summary (Total, TCP line, Transport table).
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Table } from '../../types';
-import { fields, num } from '../../text';
-import { commandLine, emptyOutput, isSsSpelling, promptLine, SocketCounter, stateCountLine, warnIfEmpty } from './common';
+import { commandLine, emptyOutput, fields, lookupTable, num } from '../kit';
+import { isSsSpelling, promptLine, SocketCounter, stateCountLine, warnIfEmpty } from './common';
+
+/** the program of a prompt line (or bare command line) that printed the capture */
+const TOOLS = ['ss'];
 
 const HEADER = /^(Netid\s+)?(State\s+)?Recv-Q\s+Send-Q\s+Local\s+Address:Port\s+Peer\s+Address:Port/;
 const SS_STATES = new Set(['ESTAB', 'SYN-SENT', 'SYN-RECV', 'FIN-WAIT-1', 'FIN-WAIT-2', 'TIME-WAIT', 'UNCONN', 'CLOSE-WAIT', 'LAST-ACK', 'LISTEN', 'CLOSING', 'UNKNOWN', 'CLOSED', 'NEW-SYN-RECV', 'BOUND']);
@@ -15,10 +18,10 @@ const TCP_LINE = /^TCP:\s+(\d+)\s+\(([^)]*)\)(?:,\s*ports\s+(\d+))?\s*$/;
 const TRANSPORT_HEAD = /^Transport\s+Total\s+IP\s+IPv6\s*$/;
 const TRANSPORT_ROW = /^(RAW|UDP|TCP|INET|FRAG|\*)\s+(\d+)\s+(\d+|-)\s+(\d+|-)\s*$/;
 /** ss state filter names (`ss state time-wait`) → how ss prints that state */
-const FILTER_STATES: Record<string, string> = {
+const FILTER_STATES = lookupTable({
   established: 'ESTAB', 'syn-sent': 'SYN-SENT', 'syn-recv': 'SYN-RECV', 'fin-wait-1': 'FIN-WAIT-1', 'fin-wait-2': 'FIN-WAIT-2',
   'time-wait': 'TIME-WAIT', closed: 'UNCONN', 'close-wait': 'CLOSE-WAIT', 'last-ack': 'LAST-ACK', listening: 'LISTEN', listen: 'LISTEN', closing: 'CLOSING',
-};
+});
 
 function filterState(cmd: string): string | undefined {
   const m = /\b(?:state|exclude)\s+(\S+)/g;
@@ -51,7 +54,7 @@ export const ss: CaptureParser = {
       if (HEADER.test(line)) { header++; continue; }
       if (TOTAL.test(line) || TCP_LINE.test(line) || TRANSPORT_HEAD.test(line)) { summary++; continue; }
       if (TRANSPORT_ROW.test(line)) continue;
-      const c = commandLine(line, ['ss'], true);
+      const c = commandLine(line, TOOLS, { bare: true });
       if (c && /^(?:sudo\s+)?(?:\S*\/)?ss(\s|$)/.test(c)) { cmd = true; continue; }
       const f = fields(line);
       let i = 0;
@@ -104,7 +107,7 @@ export const ss: CaptureParser = {
         if (h) { hasNetid = !!h[1]; hasState = !!h[2]; transport = false; return; }
         const v = /^ss utility, (iproute2-\S+)/.exec(line);
         if (v) { out.toolVersion = `ss ${v[1]}`; return; }
-        const c = commandLine(line, ['ss'], true);
+        const c = commandLine(line, TOOLS, { bare: true });
         if (c && /^(?:sudo\s+)?(?:\S*\/)?ss(\s|$)/.test(c)) { out.command ??= c; fixedState = filterState(c); return; }
         let m = TOTAL.exec(line);
         if (m) {

@@ -6,8 +6,11 @@
  * into one warning per kind.
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput } from '../../types';
-import { commandWord, num } from '../../text';
-import { commandLine, emptyOutput, ErrorCounter, promptLine, warnIfEmpty } from './common';
+import { commandLine, commandWord, emptyOutput, lookupTable, num } from '../kit';
+import { ErrorCounter, promptLine, warnIfEmpty } from './common';
+
+/** the programs of a prompt line (or bare command line) that printed the capture: sysctl, or cat/grep of a conf file */
+const TOOLS = ['sysctl', 'cat', 'grep'];
 
 /** Top-level sysctl namespaces of Linux (and the BSDs' most common ones). */
 const TOP = /^(?:kernel|vm|net|fs|dev|abi|debug|user|crypto|sunrpc|hw|kern|machdep|security|vfs)[./][\w.\-/:@+]*$/;
@@ -37,7 +40,7 @@ export function isSysctlState(key: string): boolean {
 }
 
 /** Well-known numeric keys also given as metrics. */
-const METRIC_KEYS: Record<string, { name: string; unit: string }> = {
+const METRIC_KEYS = lookupTable<{ name: string; unit: string }>({
   'net.core.somaxconn': { name: 'net_core_somaxconn', unit: 'count' },
   'net.ipv4.tcp_max_tw_buckets': { name: 'net_ipv4_tcp_max_tw_buckets', unit: 'count' },
   'net.ipv4.tcp_max_syn_backlog': { name: 'net_ipv4_tcp_max_syn_backlog', unit: 'count' },
@@ -51,7 +54,7 @@ const METRIC_KEYS: Record<string, { name: string; unit: string }> = {
   'vm.dirty_ratio': { name: 'vm_dirty_ratio_percent', unit: '%' },
   'vm.dirty_background_ratio': { name: 'vm_dirty_background_ratio_percent', unit: '%' },
   'vm.max_map_count': { name: 'vm_max_map_count', unit: 'count' },
-};
+});
 
 function normKey(k: string): string {
   // sysctl accepts "net/ipv4/tcp_tw_reuse"; sysctl -a prints dots
@@ -107,11 +110,11 @@ export const sysctl: CaptureParser = {
       if (!line) continue;
       if (total++ > 400) break;
       if (line.startsWith('#') || line.startsWith(';')) {
-        const c = commandLine(line, ['sysctl', 'cat', 'grep']);
+        const c = commandLine(line, TOOLS);
         if (c && isSysctlCommand(c)) { cmd = true; if (valuesOnlyKeys(c)) valuesOnly = true; }
         continue;
       }
-      const c = commandLine(line, ['sysctl', 'cat', 'grep'], true);
+      const c = commandLine(line, TOOLS, { bare: true });
       if (c && isSysctlCommand(c)) { cmd = true; if (valuesOnlyKeys(c)) valuesOnly = true; continue; }
       if (ERR.test(line)) { errs++; continue; }
       const m = KV.exec(line);
@@ -154,11 +157,11 @@ export const sysctl: CaptureParser = {
         const line = text.trim();
         if (!line) return;
         if (line.startsWith('#') || line.startsWith(';')) {
-          const c = commandLine(line, ['sysctl', 'cat', 'grep']);
+          const c = commandLine(line, TOOLS);
           if (c && isSysctlCommand(c)) { out.command ??= c; pendingKeys = valuesOnlyKeys(c); valuesOnlyIndex = 0; }
           return;
         }
-        const c = commandLine(line, ['sysctl', 'cat', 'grep'], true);
+        const c = commandLine(line, TOOLS, { bare: true });
         if (c && isSysctlCommand(c) && !KV.test(line)) {
           out.command ??= c;
           pendingKeys = valuesOnlyKeys(c);

@@ -6,11 +6,14 @@
  * limits (`ulimit -H`, /proc/<pid>/limits "Hard Limit") get a ".hard" suffix.
  */
 import type { CaptureParser, LineSink, ParseOutput } from '../../types';
-import { promptCommand } from '../../text';
-import { emptyOutput, promptLine, warnIfEmpty } from './common';
+import { commandLine, emptyOutput, lookupTable } from '../kit';
+import { promptLine, warnIfEmpty } from './common';
+
+/** the programs of a prompt line that prints limits: ulimit (a shell builtin: also `bash -c 'ulimit -a'`), prlimit, cat of /proc/PID/limits */
+const TOOLS = ['ulimit', 'bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'busybox', 'ash', 'cat', 'prlimit'];
 
 /** Descriptions as shells and /proc/<pid>/limits print them (lowercase, units removed) → resource. */
-const DESC: Record<string, string> = {
+const DESC = lookupTable({
   'core file size': 'core', coredump: 'core', core: 'core',
   'data seg size': 'data', data: 'data', 'data size': 'data',
   'scheduling priority': 'nice', 'max nice': 'nice', nice: 'nice', 'nice priority': 'nice',
@@ -36,14 +39,14 @@ const DESC: Record<string, string> = {
   'address space limit': 'as', 'locked address space': 'memlock', 'message queue size': 'msgqueue',
   'pipe buffer size': 'pipe', sigpend: 'sigpending', 'process size': 'as', 'number of file locks': 'locks',
   'number of threads': 'nthr', 'number of processes': 'nproc', 'number of open files': 'nofile',
-};
+});
 
 /** bash option letters (used when the description is not one we know). */
-const LETTER: Record<string, string> = {
+const LETTER = lookupTable({
   R: 'rttime', b: 'sbsize', c: 'core', d: 'data', e: 'nice', f: 'fsize', i: 'sigpending', k: 'kqueues',
   l: 'memlock', m: 'rss', n: 'nofile', p: 'pipe', q: 'msgqueue', r: 'rtprio', s: 'stack', t: 'cpu',
   u: 'nproc', v: 'as', x: 'locks', P: 'npts', T: 'nthr', w: 'swap', M: 'as',
-};
+});
 
 const VALUE = /^(?:\d+|unlimited|infinity)$/i;
 const BASH = /^([^\s()\d-][^()]*?(?:\([^()]*\)[^()]*?)?)\s*\((?:([^()]*?),\s*)?-([A-Za-z])\)\s+(\S+)\s*$/;
@@ -108,7 +111,7 @@ function isHardAll(cmd: string): boolean {
 }
 
 function ulimitCommand(line: string): string | undefined {
-  const c = promptCommand(line, ['ulimit', 'bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'busybox', 'ash', 'cat', 'prlimit']);
+  const c = commandLine(line, TOOLS);
   if (c && /(^|[\s'"/])(?:ulimit|prlimit)(\s|$|['"])|\/limits\b/.test(c)) return c;
   const t = line.trim();
   if (/^(?:sudo\s+)?ulimit(?:\s+-[A-Za-z]+)*\s*$/.test(t)) return t;

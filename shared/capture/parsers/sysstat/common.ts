@@ -5,7 +5,6 @@
  */
 import type { FactValue, Labels, Series, SeriesStats, Unit } from '../../types';
 import { MAX_POINTS_PER_SERIES, SeriesSet, foldStats, pointBudget, statsOf, thinHalf } from '../../series';
-import { promptCommand } from '../../text';
 
 // ---------------------------------------------------------------------------------------------
 // Numbers
@@ -281,18 +280,7 @@ export class Clock {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Command line, tool version
-
-export const SYSSTAT_TOOLS = ['iostat', 'vmstat', 'pidstat', 'mpstat', 'sar'] as const;
-
-/** "$ iostat -x 1" or a bare "iostat -x 1" line → the command, when it runs `tool`. */
-export function commandLine(line: string, tool: string): string | undefined {
-  const c = promptCommand(line, [tool]);
-  if (c) return c;
-  const t = line.trim();
-  if (t.startsWith(tool + ' ') || t === tool) return t;
-  return undefined;
-}
+// Tool version and the options of a command line
 
 /** "sysstat version 12.6.1" / "vmstat from procps-ng 4.0.2" (printed by -V) */
 export function versionLine(line: string): string | undefined {
@@ -554,8 +542,4 @@ export function genericName(col: string): string {
   if (c.endsWith('/s')) { c = c.slice(0, -2); suffix = suffix || '_per_second'; }
   const base = c.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toLowerCase();
   return (base || 'value') + suffix;
-}
-
-export function emptyOutput(): { metrics: never[]; series: never[]; facts: Record<string, FactValue>; settings: Record<string, string>; warnings: string[] } {
-  return { metrics: [], series: [], facts: {}, settings: {}, warnings: [] };
 }

@@ -3,17 +3,21 @@
  * -o JSON. Series per device for every column and CPU series for the avg-cpu block.
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Series, Unit } from '../../types';
+import { commandLine, emptyOutput, lookupTable } from '../kit';
 import {
-  Clock, Collector, SCAN, type ValueStore, bannerFacts, isAmPm, parseClock, commandLine, emptyOutput, genericName, hasFlag, hasInterval, humanNum,
+  Clock, Collector, SCAN, type ValueStore, bannerFacts, isAmPm, parseClock, genericName, hasFlag, hasInterval, humanNum,
   parseBanner, parseStampLine, restIsBlank, scanFields, scanNumbers, tokNum, versionLine, widenLines,
 } from './common';
+
+/** the program of a command line (after a prompt, or bare) that printed the capture */
+const TOOLS = ['iostat'];
 
 interface ColSpec { name: string; unit: Unit; mult: number; /** -h values scale by 1024^n from bytes */ size?: boolean }
 
 const KB = 1024, MB = 1024 * 1024, SECTOR = 512, MS = 0.001;
 
 /** Column label → canonical series. mult converts the printed unit to the base unit. */
-export const IOSTAT_COLUMNS: Record<string, ColSpec> = {
+export const IOSTAT_COLUMNS = lookupTable<ColSpec>({
   'rrqm/s': { name: 'read_merges_per_second', unit: '1/s', mult: 1 },
   'wrqm/s': { name: 'write_merges_per_second', unit: '1/s', mult: 1 },
   'drqm/s': { name: 'discard_merges_per_second', unit: '1/s', mult: 1 },
@@ -68,16 +72,16 @@ export const IOSTAT_COLUMNS: Record<string, ColSpec> = {
   'f_await': { name: 'flush_await_seconds', unit: 's', mult: MS },
   'svctm': { name: 'service_time_seconds', unit: 's', mult: MS },
   '%util': { name: 'util_percent', unit: '%', mult: 1 },
-};
+});
 
-export const CPU_COLUMNS: Record<string, ColSpec> = {
+export const CPU_COLUMNS = lookupTable<ColSpec>({
   '%user': { name: 'cpu_user_percent', unit: '%', mult: 1 },
   '%nice': { name: 'cpu_nice_percent', unit: '%', mult: 1 },
   '%system': { name: 'cpu_system_percent', unit: '%', mult: 1 },
   '%iowait': { name: 'cpu_iowait_percent', unit: '%', mult: 1 },
   '%steal': { name: 'cpu_steal_percent', unit: '%', mult: 1 },
   '%idle': { name: 'cpu_idle_percent', unit: '%', mult: 1 },
-};
+});
 
 function colSpec(col: string, table: Record<string, ColSpec>, prefix = ''): ColSpec {
   const c = col.endsWith(':') ? col.slice(0, -1) : col;
@@ -109,7 +113,7 @@ interface DevEntry { name: string; pos: number; series: Series[]; arrs: ValueSto
 const MAX_FIELDS = 64;
 
 // JSON (-o JSON) keys → printed column labels
-const JSON_KEYS: Record<string, string> = { rrqm: '%rrqm', wrqm: '%wrqm', drqm: '%drqm', util: '%util' };
+const JSON_KEYS = lookupTable({ rrqm: '%rrqm', wrqm: '%wrqm', drqm: '%drqm', util: '%util' });
 
 class IostatSink implements LineSink {
   private readonly out: ParseOutput = emptyOutput();
@@ -340,7 +344,7 @@ class IostatSink implements LineSink {
       if (this.sample < 0 || this.sampleHasData || this.cpuSample === this.sample) { this.pendingTime = stamp; this.newSample(); } else this.time = stamp;
       return;
     }
-    const cmd = commandLine(t, 'iostat');
+    const cmd = commandLine(t, TOOLS, { bare: true });
     if (cmd) { if (this.out.command === undefined) this.out.command = cmd; return; }
     const ver = versionLine(t);
     if (ver) { this.out.toolVersion ??= ver; return; }

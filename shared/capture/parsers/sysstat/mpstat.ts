@@ -3,13 +3,14 @@
  * localized clocks, "Average:" blocks.
  */
 import type { CaptureParser } from '../../types';
+import { lookupTable } from '../kit';
 import { TimeTableSink, CPU_PERCENT, type ToolSpec } from './timeTable';
 
 const SOFTIRQS = new Set(['HI', 'TIMER', 'NET_TX', 'NET_RX', 'BLOCK', 'BLOCK_IOPOLL', 'IRQ_POLL', 'TASKLET', 'SCHED', 'HRTIMER', 'RCU']);
 
 export const MPSTAT_SPEC: ToolSpec = {
   tool: 'mpstat',
-  keys: { CPU: 'cpu', NODE: 'node' },
+  keys: lookupTable({ CPU: 'cpu', NODE: 'node' }),
   columns: CPU_PERCENT,
   pad: true,
   sinceBootPossible: true,

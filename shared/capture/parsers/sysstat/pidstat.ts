@@ -3,9 +3,10 @@
  * -l (full command line), -p, -U, 12-hour and localized clocks, with or without "Average:" blocks.
  */
 import type { CaptureParser } from '../../types';
+import { lookupTable } from '../kit';
 import { TimeTableSink, CPU_PERCENT, type ColSpec, type ToolSpec } from './timeTable';
 
-const COLUMNS: Record<string, ColSpec> = {
+const COLUMNS = lookupTable<ColSpec>({
   ...CPU_PERCENT,
   '%wait': { name: 'cpu_wait_percent', unit: '%' },
   '%CPU': { name: 'cpu_percent', unit: '%' },
@@ -26,11 +27,11 @@ const COLUMNS: Record<string, ColSpec> = {
   threads: { name: 'threads', unit: 'count' },
   'fd-nr': { name: 'open_files', unit: 'count' },
   prio: { name: 'priority', unit: '' },
-};
+});
 
 export const PIDSTAT_SPEC: ToolSpec = {
   tool: 'pidstat',
-  keys: { UID: '', USER: '', PID: 'pid', TGID: 'tgid', TID: 'tid', Command: 'command' },
+  keys: lookupTable({ UID: '', USER: '', PID: 'pid', TGID: 'tgid', TID: 'tid', Command: 'command' }),
   columns: COLUMNS,
   pad: false,
   sinceBootPossible: true,

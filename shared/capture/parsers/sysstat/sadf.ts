@@ -6,7 +6,8 @@
  * comment records (-C) go to tables.records like sar's.
  */
 import type { CaptureParser, FactValue, LineSink, ParseOutput, Table } from '../../types';
-import { Collector, emptyOutput, isNumTok, numAt } from './common';
+import { emptyOutput, lookupTable, textRecord } from '../kit';
+import { Collector, isNumTok, numAt } from './common';
 import { INTERRUPTS, SAR_COLUMNS, SAR_SPEC } from './sar';
 import { genericSpec, type ColSpec } from './timeTable';
 
@@ -36,10 +37,10 @@ interface Segment {
 interface CsvHeader { segments: Segment[]; sample: number; sampleTime: string | null; seen: Set<string> }
 
 /** names of block devices and network interfaces, to split a sadf -d -h line between their lists */
-const NAME_CLASS: Record<string, RegExp> = {
+const NAME_CLASS = lookupTable<RegExp>({
   device: /^(?:[shv]d[a-z]|xvd|nvme|dm-|dev\d|md\d|loop|zram|mmcblk|sr\d|nbd|rbd|ram\d|drbd|bcache|emcpower|cciss|scd)/,
   iface: /^(?:lo$|eth|en[opsx]|wl|ww|ib|ifb|br|bond|team|veth|docker|virbr|vnet|tun|tap|vlan|vxlan|flannel|cni|cali|wg|ppp|sit|gre|ip6|dummy|macvlan|ovs|can\d|usb|rmnet)/,
-};
+});
 
 const CSV_HEAD = /^#\s*hostname;interval;timestamp;/;
 
@@ -230,22 +231,22 @@ export const sadfCsv: CaptureParser = {
 // sadf -j
 
 /** string fields of sadf -j rows that name the row → label */
-const JSON_LABELS: Record<string, string> = {
+const JSON_LABELS = lookupTable({
   cpu: 'cpu', 'disk-device': 'device', iface: 'iface', intr: 'irq', node: 'node', line: 'tty',
   filesystem: 'filesystem', mountpoint: 'mountpoint', 'fchost': 'fchost', 'bus': 'bus', 'device': 'device',
-};
+});
 
 /** sadf -j key → sar column, where the name differs more than by "/s" or "-percent" */
-const JSON_COLUMNS: Record<string, string> = {
+const JSON_COLUMNS = lookupTable({
   inactive: 'kbinact', blg_len: 'blg_len',
-};
+});
 
 /** activities whose plain numbers are levels, not rates (sizes in kB, counts, load) */
 const LEVEL_ACTIVITIES = new Set(['memory', 'hugepages', 'kernel', 'queue', 'net-sock', 'net-sock6', 'filesystems', 'cpu-frequency', 'fan-speed', 'temperature', 'voltage-input']);
 /** activities whose every plain number is a rate (sar prints them as "x/s") */
 const RATE_ACTIVITIES = /^(?:paging|process-and-context-switch|swap-pages|io|io-reads|io-writes|io-discard|disk|softnet|serial|net-(?!sock)[a-z0-9]+)$/;
 /** duplicates of the kB columns sadf -j also prints (sectors, the old names) */
-const DUPLICATES: Record<string, string> = { rd_sec: 'rkB', wr_sec: 'wkB', dc_sec: 'dkB', 'avgrq-sz': 'areq-sz', 'avgqu-sz': 'aqu-sz' };
+const DUPLICATES = lookupTable({ rd_sec: 'rkB', wr_sec: 'wkB', dc_sec: 'dkB', 'avgrq-sz': 'areq-sz', 'avgqu-sz': 'aqu-sz' });
 
 /** the sar column for a sadf -j key within an activity: "rxkB" → "rxkB/s", "memfree" → "kbmemfree", "util-percent" → "%util" */
 export function jsonColumn(activity: string, key: string): string {
@@ -372,9 +373,9 @@ class SadfJsonSink implements LineSink {
 
   private values(act: string, row: Record<string, unknown>, idx: number, time: number | null, lineNo: number): void {
     let labels: Record<string, string> | undefined;
-    for (const [k, v] of Object.entries(row)) if (typeof v === 'string') (labels ??= {})[JSON_LABELS[k] ?? k.replace(/-/g, '_')] = v;
+    for (const [k, v] of Object.entries(row)) if (typeof v === 'string') (labels ??= textRecord())[JSON_LABELS[k] ?? k.replace(/-/g, '_')] = v;
     // -y: {"line": 0, …}; -m CPU: {"number": "all", "frequency": …}
-    if (act === 'serial' && typeof row.line === 'number') { (labels ??= {}).tty = String(row.line); row = { ...row }; delete row.line; }
+    if (act === 'serial' && typeof row.line === 'number') { (labels ??= textRecord()).tty = String(row.line); row = { ...row }; delete row.line; }
     if (act === 'cpu-frequency' && labels?.number !== undefined) { labels.cpu = labels.number; delete labels.number; }
     // -I: {"intr": "sum", "all": 3069.31, "CPU0": 696.04, "CPU1": 2373.27} (older sysstat: "value")
     if (act === 'interrupts') {
@@ -421,7 +422,7 @@ class SadfJsonSink implements LineSink {
 }
 
 function pickStrings(row: Record<string, unknown>): Record<string, string> {
-  const o: Record<string, string> = {};
+  const o = textRecord<string>();
   for (const [k, v] of Object.entries(row)) if (typeof v === 'string') o[k] = v;
   return o;
 }

@@ -6,12 +6,13 @@
  * tables.records.
  */
 import type { CaptureParser } from '../../types';
+import { lookupTable } from '../kit';
 import { TimeTableSink, CPU_PERCENT, type ColSpec, type ToolSpec } from './timeTable';
 import { IOSTAT_COLUMNS } from './iostat';
 
 const KB = 1024;
 
-export const SAR_COLUMNS: Record<string, ColSpec> = {
+const OWN_COLUMNS: Record<string, ColSpec> = {
   ...CPU_PERCENT,
   // -n DEV
   'rxpck/s': { name: 'rx_packets_per_second', unit: '1/s' },
@@ -88,17 +89,23 @@ export const SAR_COLUMNS: Record<string, ColSpec> = {
   'majflt/s': { name: 'major_faults_per_second', unit: '1/s' },
 };
 
-// -d shares iostat's column labels (tps rkB/s wkB/s areq-sz aqu-sz await %util …)
-for (const [k, v] of Object.entries(IOSTAT_COLUMNS)) {
-  if (SAR_COLUMNS[k] !== undefined) continue;
-  SAR_COLUMNS[k] = v.mult === 0.001 ? { name: v.name, unit: v.unit, div: 1000 } : { name: v.name, unit: v.unit, mult: v.mult === 1 ? undefined : v.mult };
+/** -d shares iostat's column labels (tps rkB/s wkB/s areq-sz aqu-sz await %util …): those sar's own do not name */
+function iostatColumns(): Record<string, ColSpec> {
+  const out: Record<string, ColSpec> = {};
+  for (const [k, v] of Object.entries(IOSTAT_COLUMNS)) {
+    if (Object.hasOwn(OWN_COLUMNS, k)) continue;
+    out[k] = v.mult === 0.001 ? { name: v.name, unit: v.unit, div: 1000 } : { name: v.name, unit: v.unit, mult: v.mult === 1 ? undefined : v.mult };
+  }
+  return out;
 }
+
+export const SAR_COLUMNS = lookupTable({ ...OWN_COLUMNS, ...iostatColumns() });
 
 export const INTERRUPTS: ColSpec = { name: 'interrupts_per_second', unit: '1/s' };
 
 export const SAR_SPEC: ToolSpec = {
   tool: 'sar',
-  keys: { CPU: 'cpu', IFACE: 'iface', DEV: 'device', TTY: 'tty', INTR: 'irq', NODE: 'node', FILESYSTEM: 'filesystem', MOUNTPOINT: 'mountpoint', BUS: 'bus', DEVICE: 'device', FCHOST: 'fchost' },
+  keys: lookupTable({ CPU: 'cpu', IFACE: 'iface', DEV: 'device', TTY: 'tty', INTR: 'irq', NODE: 'node', FILESYSTEM: 'filesystem', MOUNTPOINT: 'mountpoint', BUS: 'bus', DEVICE: 'device', FCHOST: 'fchost' }),
   columns: SAR_COLUMNS,
   pad: true,
   sinceBootPossible: false,

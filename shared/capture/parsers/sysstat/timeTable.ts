@@ -5,9 +5,9 @@
  * "LINUX RESTART" and "COM" records. One engine, configured per tool.
  */
 import type { FactValue, LineSink, Metric, ParseOutput, Series, Table, Unit } from '../../types';
-import { words } from '../../text';
+import { commandLine, emptyOutput, lookupTable, words } from '../kit';
 import {
-  Clock, Collector, type ValueStore, bannerFacts, commandLine, emptyOutput, genericName, hasInterval, isAmPm, isNumTok,
+  Clock, Collector, type ValueStore, bannerFacts, genericName, hasInterval, isAmPm, isNumTok,
   numAt, parseBanner, parseClock, parseDate, versionLine,
 } from './common';
 
@@ -16,8 +16,8 @@ export interface ColSpec { name: string; unit: Unit; mult?: number; /** divide i
 export interface ToolSpec {
   tool: 'pidstat' | 'mpstat' | 'sar';
   /** header token → label name for key (dimension) columns */
-  keys: Record<string, string>;
-  columns: Record<string, ColSpec>;
+  keys: Readonly<Record<string, string>>;
+  columns: Readonly<Record<string, ColSpec>>;
   /** NaN-pad series so they line up by sample index (stable row sets: cpus, interfaces) */
   pad: boolean;
   /** map an unknown column, e.g. mpstat -I "24/s" → interrupts per irq */
@@ -44,7 +44,7 @@ interface Header {
   firstRowChecked: boolean;
 }
 
-export const CPU_PERCENT: Record<string, ColSpec> = {
+export const CPU_PERCENT = lookupTable<ColSpec>({
   '%usr': { name: 'cpu_user_percent', unit: '%' },
   '%user': { name: 'cpu_user_percent', unit: '%' },
   '%nice': { name: 'cpu_nice_percent', unit: '%' },
@@ -58,7 +58,7 @@ export const CPU_PERCENT: Record<string, ColSpec> = {
   '%gnice': { name: 'cpu_guest_nice_percent', unit: '%' },
   '%idle': { name: 'cpu_idle_percent', unit: '%' },
   'intr/s': { name: 'interrupts_per_second', unit: '1/s' },
-};
+});
 
 const MAX_WARN = 500;
 
@@ -76,7 +76,12 @@ export class TimeTableSink implements LineSink {
   private warnCount = 0;
   private anyRows = false;
 
-  constructor(private readonly spec: ToolSpec) {}
+  /** the program of a command line (after a prompt, or bare) that printed the capture */
+  private readonly tools: readonly string[];
+
+  constructor(private readonly spec: ToolSpec) {
+    this.tools = [spec.tool];
+  }
 
   private warn(lineNo: number, t: string, why = 'could not read'): void {
     if (this.warnCount++ < MAX_WARN) this.out.warnings.push(`line ${lineNo}: ${why} "${t.length > 80 ? t.slice(0, 80) + '…' : t}"`);
@@ -128,7 +133,7 @@ export class TimeTableSink implements LineSink {
       else if (f[1] === ':' && f.length > 2 && !/^\d/.test(f0)) { average = true; k = 2; }
     }
     if (k === 0) {
-      const cmd = commandLine(t, this.spec.tool);
+      const cmd = commandLine(t, this.tools, { bare: true });
       if (cmd) { this.out.command ??= cmd; return; }
       const ver = versionLine(t);
       if (ver) { this.out.toolVersion ??= ver; return; }

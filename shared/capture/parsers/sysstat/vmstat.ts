@@ -3,13 +3,17 @@
  * the procps 4 "gu" column, -d (disk counters), -s (summary → metrics and facts).
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Series, Unit } from '../../types';
+import { commandLine, emptyOutput, lookupTable } from '../kit';
 import {
-  Collector, SCAN, type ValueStore, commandLine, emptyOutput, hasFlag, numAt, parseStampLine, restIsBlank, scanNumbers, versionLine, widenLines,
+  Collector, SCAN, type ValueStore, hasFlag, numAt, parseStampLine, restIsBlank, scanNumbers, versionLine, widenLines,
 } from './common';
+
+/** the program of a command line (after a prompt, or bare) that printed the capture */
+const TOOLS = ['vmstat'];
 
 interface ColSpec { name: string; unit: Unit; /** 'mem' columns scale with -S, 'ms' are milliseconds */ kind?: 'mem' | 'ms' | 'sector' }
 
-const COLS: Record<string, ColSpec> = {
+const COLS = lookupTable<ColSpec>({
   r: { name: 'procs_running', unit: 'count' },
   b: { name: 'procs_blocked', unit: 'count' },
   swpd: { name: 'swap_used_bytes', unit: 'B', kind: 'mem' },
@@ -30,7 +34,7 @@ const COLS: Record<string, ColSpec> = {
   wa: { name: 'cpu_iowait_percent', unit: '%' },
   st: { name: 'cpu_steal_percent', unit: '%' },
   gu: { name: 'cpu_guest_percent', unit: '%' },
-};
+});
 
 /** Column order when a localized header cannot be read by name. */
 const ORDER = ['r', 'b', 'swpd', 'free', 'buff', 'cache', 'si', 'so', 'bi', 'bo', 'in', 'cs', 'us', 'sy', 'id', 'wa', 'st', 'gu'];
@@ -53,7 +57,7 @@ const DISK_LABELS = ['total', 'merged', 'sectors', 'ms', 'total', 'merged', 'sec
 /** vmstat columns that are instantaneous values, never since-boot averages */
 const SNAPSHOT_SERIES = new Set(['procs_running', 'procs_blocked', 'swap_used_bytes', 'memory_free_bytes', 'buffer_bytes', 'cache_bytes', 'memory_inactive_bytes', 'memory_active_bytes']);
 
-const UNIT_MULT: Record<string, number> = { k: 1000, K: 1024, m: 1000 * 1000, M: 1024 * 1024 };
+const UNIT_MULT = lookupTable({ k: 1000, K: 1024, m: 1000 * 1000, M: 1024 * 1024 });
 
 function unitFromCommand(cmd: string | undefined): number {
   if (!cmd) return 1024;
@@ -195,7 +199,7 @@ class VmstatSink implements LineSink {
       this.lastHeaderLayout = this.layout;
       return;
     }
-    const cmd = commandLine(t, 'vmstat');
+    const cmd = commandLine(t, TOOLS, { bare: true });
     if (cmd) {
       if (this.out.command === undefined) this.setCommand(cmd);
       return;

@@ -8,8 +8,11 @@
  * read) and in front of a report (perfReport.ts uses RecordSummary and PerfMessages). See docs/capture-json.md.
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput } from '../../types';
-import { promptCommand } from '../../text';
-import { emptyOutput, metric, snippet, Warnings } from './helpers';
+import { commandLine, emptyOutput, metric } from '../kit';
+import { snippet, Warnings } from './helpers';
+
+/** the program whose prompt line ("$ perf …") names the capture's command */
+const PERF = ['perf'];
 
 const RECORD_PREFIX = '[ perf record: ';
 const MB = 1024 * 1024;
@@ -70,13 +73,13 @@ export class RecordSummary {
   metrics(): Metric[] {
     const out: Metric[] = [];
     const w = this.written;
-    if (this.wakeups) out.push(metric('record_wakeups_total', this.wakeups.n, 'count', undefined, 'Woken up', [this.wakeups.line, this.wakeups.line]));
+    if (this.wakeups) out.push(metric('record_wakeups_total', this.wakeups.n, 'count', { column: 'Woken up', lines: this.wakeups.line }));
     if (w) {
       const at: [number, number] = [w.line, w.line];
-      if (Number.isFinite(w.mb)) out.push(metric('recorded_bytes', Math.round(w.mb * MB), 'B', undefined, 'Captured and wrote', at));
-      if (w.samples !== undefined) out.push(metric('recorded_samples_total', w.samples, 'count', undefined, 'samples', at));
-      if (w.originalMb !== undefined && Number.isFinite(w.originalMb)) out.push(metric('recorded_uncompressed_bytes', Math.round(w.originalMb * MB), 'B', undefined, 'original', at));
-      if (w.ratio !== undefined && Number.isFinite(w.ratio)) out.push(metric('record_compression_ratio', w.ratio, 'ratio', undefined, 'ratio', at));
+      if (Number.isFinite(w.mb)) out.push(metric('recorded_bytes', Math.round(w.mb * MB), 'B', { column: 'Captured and wrote', lines: at }));
+      if (w.samples !== undefined) out.push(metric('recorded_samples_total', w.samples, 'count', { column: 'samples', lines: at }));
+      if (w.originalMb !== undefined && Number.isFinite(w.originalMb)) out.push(metric('recorded_uncompressed_bytes', Math.round(w.originalMb * MB), 'B', { column: 'original', lines: at }));
+      if (w.ratio !== undefined && Number.isFinite(w.ratio)) out.push(metric('record_compression_ratio', w.ratio, 'ratio', { column: 'ratio', lines: at }));
     }
     return out;
   }
@@ -142,8 +145,8 @@ export class PerfMessages {
   metrics(): Metric[] {
     this.close();
     const out: Metric[] = [];
-    if (this.lostChunks) out.push(metric('lost_chunks_total', this.lostChunks.chunks, 'count', undefined, 'lost chunks', [this.lostChunks.line, this.lostChunks.line]));
-    if (this.lostSamples && Number.isFinite(this.lostSamples.percent)) out.push(metric('lost_samples_percent', this.lostSamples.percent, '%', undefined, 'lost', [this.lostSamples.line, this.lostSamples.line]));
+    if (this.lostChunks) out.push(metric('lost_chunks_total', this.lostChunks.chunks, 'count', { column: 'lost chunks', lines: this.lostChunks.line }));
+    if (this.lostSamples && Number.isFinite(this.lostSamples.percent)) out.push(metric('lost_samples_percent', this.lostSamples.percent, '%', { column: 'lost', lines: this.lostSamples.line }));
     return out;
   }
 
@@ -198,7 +201,7 @@ class PerfRecordSink implements LineSink {
     if (this.rec.line(t, lineNo)) { this.msg.close(); return; }
     if (this.msg.line(t, lineNo)) return;
     if (!this.out.command && !this.rec.lines) {
-      const c = promptCommand(text, ['perf']);
+      const c = commandLine(text, PERF);
       if (c) { this.out.command = c; return; }
     }
     if (!this.other) { this.otherFirst = lineNo; this.otherSample = snippet(text); }

@@ -7,9 +7,12 @@
  * perf record's summary lines and perf's warnings in front of the report. See docs/capture-json.md.
  */
 import type { CaptureParser, LineSink, Metric } from '../../types';
-import { promptCommand } from '../../text';
-import { emptyOutput, metric, snippet, table, Warnings } from './helpers';
+import { commandLine, emptyOutput, lookupTable, metric } from '../kit';
+import { snippet, table, Warnings } from './helpers';
 import { PerfMessages, RecordSummary } from './perfRecord';
+
+/** the program whose prompt line ("$ perf …") names the capture's command */
+const PERF = ['perf'];
 
 const SAMPLES = /^#\s*Samples:\s*([\d.,]+)\s?([KMG])?\s+of events?\s+'([^']*)'/;
 /** entries given children_percent / overhead_percent metrics: the top TOP_N by Self (or Overhead), and by Children */
@@ -45,12 +48,12 @@ function detect(head: readonly string[]): number {
   return Math.min(0.97, s);
 }
 
-const COLUMN_KEY: Record<string, string> = {
+const COLUMN_KEY = lookupTable({
   Children: 'children_percent', Self: 'self_percent', Overhead: 'overhead_percent', Samples: 'samples', Period: 'period',
   Command: 'command', 'Shared Object': 'object', Symbol: 'symbol', Pid: 'pid', 'Pid:Command': 'pid_command', Tid: 'tid',
   CPU: 'cpu', 'Source:Line': 'srcline', Trace: 'trace', 'Data Symbol': 'data_symbol', 'Data Object': 'data_object',
   'Local Weight': 'local_weight', 'Memory access': 'mem', 'Branch Mispredicted': 'mispredict',
-};
+});
 const keyOf = (name: string): string => COLUMN_KEY[name] ?? name.toLowerCase().replace(/[^a-z0-9]+/g, '_');
 /** columns that hold numbers (one per group member with --group) */
 const numericKey = (k: string): boolean => k.endsWith('_percent') || k === 'samples' || k === 'period';
@@ -139,7 +142,7 @@ class PerfReportSink implements LineSink {
     if (this.rec.line(t, lineNo)) { this.msg.close(); return; }
     if (this.msg.line(t, lineNo)) return;
     if (!this.header && !this.out.command) {
-      const c = promptCommand(text, ['perf']);
+      const c = commandLine(text, PERF);
       if (c) { this.out.command = c; return; }
     }
     if (!this.started) {
@@ -503,12 +506,12 @@ class PerfReportSink implements LineSink {
     for (const e of this.sections) {
       const l = multi ? { event: e.event } : undefined;
       if (!multi) out.facts.perf_event = e.event;
-      metrics.push(metric('samples_total', e.samples, 'count', l, 'Samples', [e.line, e.line]));
-      if (e.count !== undefined) metrics.push(metric('event_count_total', e.count, 'count', l, 'Event count (approx.)', [e.line, e.line]));
+      metrics.push(metric('samples_total', e.samples, 'count', { labels: l, column: 'Samples', lines: e.line }));
+      if (e.count !== undefined) metrics.push(metric('event_count_total', e.count, 'count', { labels: l, column: 'Event count (approx.)', lines: e.line }));
     }
     const [shares, counts] = this.entryMetrics(multi);
     metrics.push(...shares);
-    if (this.lost) metrics.push(metric('lost_samples_total', this.lost.n, 'count', undefined, 'Total Lost Samples', [this.lost.line, this.lost.line]));
+    if (this.lost) metrics.push(metric('lost_samples_total', this.lost.n, 'count', { column: 'Total Lost Samples', lines: this.lost.line }));
     metrics.push(...counts);
     metrics.push(...this.rec.metrics(), ...this.msg.metrics());
     out.metrics = metrics;
@@ -595,11 +598,11 @@ class PerfReportSink implements LineSink {
         if (i < 0) return;
         // counts of a row cut short are left out; a percentage that cannot be read is said so (by the registry)
         const keep = (v: number): boolean => unit === '%' || Number.isFinite(v);
-        if (!members) { const v = num(r[i + 1]); if (keep(v)) to.push(metric(name, v, unit, labels, column, lines)); return; }
+        if (!members) { const v = num(r[i + 1]); if (keep(v)) to.push(metric(name, v, unit, { labels, column, lines })); return; }
         members.forEach((mem, j) => {
           const at = keys.indexOf(j === 0 ? key : `${key}[${mem}]`);
           const v = at >= 0 ? num(r[at + 1]) : NaN;
-          if (at >= 0 && r[at + 1] !== null && keep(v)) to.push(metric(name, v, unit, { ...labels, event: mem }, column, lines));
+          if (at >= 0 && r[at + 1] !== null && keep(v)) to.push(metric(name, v, unit, { labels: { ...labels, event: mem }, column, lines }));
         });
       };
       if (selfIdx > 0) each(keys[selfIdx - 1]!, 'overhead_percent', '%', selfColumn);

@@ -4,8 +4,11 @@
  * ("comm;outer;…;leaf count", as stackcollapse-perf.pl makes them) for a flame graph. See docs/parsers/trace.md.
  */
 import type { CaptureParser, LineSink, Metric } from '../../types';
-import { promptCommand } from '../../text';
-import { emptyOutput, metric, snippet, table, Warnings } from './helpers';
+import { commandLine, emptyOutput, metric } from '../kit';
+import { snippet, table, Warnings } from './helpers';
+
+/** the program whose prompt line ("$ perf …") names the capture's command */
+const PERF = ['perf'];
 
 /** " 394.085453: " — the timestamp that ends the "comm pid [cpu]" part. */
 const TIME = /\s(\d+\.\d{3,9}):\s/;
@@ -78,7 +81,7 @@ class PerfScriptSink implements LineSink {
       return;
     }
     if (!this.samples && !this.cur && !this.out.command) {
-      const c = promptCommand(text, ['perf']);
+      const c = commandLine(text, PERF);
       if (c) { this.out.command = c; return; }
     }
     this.w.add(`line ${lineNo}: could not read "${snippet(text)}"`);
@@ -106,13 +109,13 @@ class PerfScriptSink implements LineSink {
     this.flush();
     const out = this.out;
     const metrics: Metric[] = [];
-    metrics.push(metric('samples_total', this.samples, 'count', undefined, 'samples', this.range ?? undefined));
-    if (this.byEvent.size > 1) for (const [e, n] of this.byEvent) metrics.push(metric('samples_total', n, 'count', { event: e }, e));
-    for (const [c, n] of [...this.byComm.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20)) metrics.push(metric('samples_total', n, 'count', { command: c }, 'comm'));
+    metrics.push(metric('samples_total', this.samples, 'count', { column: 'samples', lines: this.range ?? undefined }));
+    if (this.byEvent.size > 1) for (const [e, n] of this.byEvent) metrics.push(metric('samples_total', n, 'count', { labels: { event: e }, column: e }));
+    for (const [c, n] of [...this.byComm.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20)) metrics.push(metric('samples_total', n, 'count', { labels: { command: c }, column: 'comm' }));
     const leaves = [...this.leaf.entries()].sort((a, b) => b[1] - a[1]);
     for (const [sym, n] of leaves.slice(0, 20)) {
-      metrics.push(metric('leaf_samples_total', n, 'count', { symbol: sym }, 'leaf frame'));
-      if (this.samples) metrics.push(metric('leaf_samples_percent', Math.round((n / this.samples) * 10000) / 100, '%', { symbol: sym }, 'leaf frame'));
+      metrics.push(metric('leaf_samples_total', n, 'count', { labels: { symbol: sym }, column: 'leaf frame' }));
+      if (this.samples) metrics.push(metric('leaf_samples_percent', Math.round((n / this.samples) * 10000) / 100, '%', { labels: { symbol: sym }, column: 'leaf frame' }));
     }
     out.metrics = metrics;
     out.tables = {

@@ -3,9 +3,12 @@
  * locale), -x CSV output and -j JSON lines. See docs/parsers/trace.md.
  */
 import type { CaptureParser, LineSink, Metric, Series, Unit } from '../../types';
-import { promptCommand } from '../../text';
-import { emptyOutput, metric, snippet, table, Warnings } from './helpers';
+import { commandLine, emptyOutput, metric } from '../kit';
+import { snippet, table, Warnings } from './helpers';
 import { padTo, setSample } from '../../series';
+
+/** the program whose prompt line ("$ perf …") names the capture's command */
+const PERF = ['perf'];
 
 /** perf stat prints lines of at most a few hundred characters (JSON ones included); longer ones are not read */
 const MAX_PERF_LINE = 4096;
@@ -105,7 +108,7 @@ class PerfStatSink implements LineSink {
     if (this.csvSep !== null || this.looksCsv(t)) { if (this.csv(t, lineNo)) return; }
     if (this.normal(text, lineNo)) return;
     if (!this.readingCount && !this.out.command) {
-      const c = promptCommand(text, ['perf']);
+      const c = commandLine(text, PERF);
       if (c) { this.out.command = c; return; }
     }
     if (/^perf version /.test(t)) { this.out.toolVersion = t; return; }
@@ -319,9 +322,9 @@ class PerfStatSink implements LineSink {
     if (this.intervalMode) return;
     if (Object.keys(r.labels).length === 0 && r.metricUnit && Number.isFinite(mv)) {
       const d = derivedMetric(r.metricUnit, mv);
-      if (d) this.readingMetrics.push(metric(d.name, d.value, d.unit, { event: r.event }, r.metricUnit, [r.line, r.line]));
+      if (d) this.readingMetrics.push(metric(d.name, d.value, d.unit, { labels: { event: r.event }, column: r.metricUnit, lines: r.line }));
     }
-    if (r.variance !== undefined) this.readingMetrics.push(metric('counter_stddev_percent', r.variance, '%', { event: r.event, ...r.labels }, '+-', [r.line, r.line]));
+    if (r.variance !== undefined) this.readingMetrics.push(metric('counter_stddev_percent', r.variance, '%', { labels: { event: r.event, ...r.labels }, column: '+-', lines: r.line }));
   }
 
   end() {
@@ -331,26 +334,26 @@ class PerfStatSink implements LineSink {
     const totals = this.totals;
     const printedIpc = metrics.some((m) => m.name === 'instructions_per_cycle');
     for (const t of totals.values()) {
-      metrics.push(metric('counter_value', t.value, t.unit, { event: t.event, ...t.labels }, t.column, [t.first, t.last]));
-      if ((t.event === 'task-clock' || t.event.startsWith('task-clock')) && Object.keys(t.labels).length === 0) metrics.push(metric('task_clock_seconds', t.value, 's', undefined, 'task-clock', [t.first, t.last]));
-      if ((t.event === 'cpu-clock') && Object.keys(t.labels).length === 0) metrics.push(metric('cpu_clock_seconds', t.value, 's', undefined, 'cpu-clock', [t.first, t.last]));
+      metrics.push(metric('counter_value', t.value, t.unit, { labels: { event: t.event, ...t.labels }, column: t.column, lines: [t.first, t.last] }));
+      if ((t.event === 'task-clock' || t.event.startsWith('task-clock')) && Object.keys(t.labels).length === 0) metrics.push(metric('task_clock_seconds', t.value, 's', { column: 'task-clock', lines: [t.first, t.last] }));
+      if ((t.event === 'cpu-clock') && Object.keys(t.labels).length === 0) metrics.push(metric('cpu_clock_seconds', t.value, 's', { column: 'cpu-clock', lines: [t.first, t.last] }));
     }
     // IPC from the counters when perf did not print it
     const get = (e: string): number | undefined => { for (const t of totals.values()) if ((t.event === e || t.event.startsWith(e + ':') || t.event === `cpu_core/${e}/` || t.event === `cpu/${e}/`) && !Object.keys(t.labels).length) return t.value; return undefined; };
     const ins = get('instructions');
     const cyc = get('cycles');
-    if (!printedIpc && ins !== undefined && cyc) metrics.push(metric('instructions_per_cycle', Math.round((ins / cyc) * 1000) / 1000, 'ratio', undefined, 'instructions / cycles'));
+    if (!printedIpc && ins !== undefined && cyc) metrics.push(metric('instructions_per_cycle', Math.round((ins / cyc) * 1000) / 1000, 'ratio', { column: 'instructions / cycles' }));
     for (const t of this.times) {
       const v = this.value(t.raw);
       const name = t.what === 'time elapsed' ? 'elapsed_seconds' : t.what === 'user' ? 'user_seconds' : 'system_seconds';
-      metrics.push(metric(name, v, 's', undefined, `seconds ${t.what}`, [t.line, t.line]));
-      if (t.sd) metrics.push(metric(name.replace('_seconds', '_stddev_seconds'), this.value(t.sd), 's', undefined, '+-', [t.line, t.line]));
-      if (t.varPct !== undefined) metrics.push(metric(name.replace('_seconds', '_stddev_percent'), t.varPct, '%', undefined, '+-', [t.line, t.line]));
+      metrics.push(metric(name, v, 's', { column: `seconds ${t.what}`, lines: t.line }));
+      if (t.sd) metrics.push(metric(name.replace('_seconds', '_stddev_seconds'), this.value(t.sd), 's', { column: '+-', lines: t.line }));
+      if (t.varPct !== undefined) metrics.push(metric(name.replace('_seconds', '_stddev_percent'), t.varPct, '%', { column: '+-', lines: t.line }));
     }
-    if (this.runs > 1) metrics.push(metric('runs_total', this.runs, 'count', undefined, 'runs'));
+    if (this.runs > 1) metrics.push(metric('runs_total', this.runs, 'count', { column: 'runs' }));
     for (const m of this.metricLines) {
       const v = this.value(m.value);
-      if (Number.isFinite(v)) metrics.push(metric('perf_metric', v, m.unit === '%' ? '%' : 'ratio', { metric: m.name }, m.name, [m.line, m.line]));
+      if (Number.isFinite(v)) metrics.push(metric('perf_metric', v, m.unit === '%' ? '%' : 'ratio', { labels: { metric: m.name }, column: m.name, lines: m.line }));
     }
     if (this.seriesMap.size) {
       out.series = [...this.seriesMap.values()];

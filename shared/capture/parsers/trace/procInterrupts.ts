@@ -3,8 +3,8 @@
  * See docs/parsers/trace.md.
  */
 import type { CaptureParser, LineSink, Metric, Series } from '../../types';
-import { fields, promptCommand } from '../../text';
-import { emptyOutput, metric, snippet, table, Warnings } from './helpers';
+import { commandLine, emptyOutput, fields, metric } from '../kit';
+import { snippet, table, Warnings } from './helpers';
 
 const HEADER = /^\s*CPU\d+(\s+CPU\d+)*\s*$/;
 const ROW = /^\s*([A-Za-z0-9_]+):(.*)$/;
@@ -81,7 +81,7 @@ class InterruptsSink implements LineSink {
       return;
     }
     if (!this.snaps.length) {
-      const c = promptCommand(text);
+      const c = commandLine(text);
       if (c) { this.out.command = c; return; }
     }
     if (/^\s*\S+@\S+[:~].*[#$]\s*$/.test(text)) return; // a bare prompt
@@ -98,10 +98,10 @@ class InterruptsSink implements LineSink {
     /** "CPU3" → "3", the cpu label every per-CPU figure of Tunebook carries */
     const cpuLabel = (c: number) => (last.cpus[c] ?? `CPU${c}`).replace(/^CPU/i, '');
     for (const r of last.rows.values()) {
-      metrics.push(metric('interrupts_total', sum(r.counts), 'count', labelsOf(r), r.irq, [last.first, last.last]));
+      metrics.push(metric('interrupts_total', sum(r.counts), 'count', { labels: labelsOf(r), column: r.irq, lines: [last.first, last.last] }));
       // every CPU's count of every row, not only the row's total
       for (let c = 0; r.counts.length === last.cpus.length && c < r.counts.length; c++) {
-        metrics.push(metric('interrupts_per_cpu_total', r.counts[c]!, 'count', { ...labelsOf(r), cpu: cpuLabel(c) }, `${r.irq} ${last.cpus[c]}`, [last.first, last.last]));
+        metrics.push(metric('interrupts_per_cpu_total', r.counts[c]!, 'count', { labels: { ...labelsOf(r), cpu: cpuLabel(c) }, column: `${r.irq} ${last.cpus[c]}`, lines: [last.first, last.last] }));
       }
     }
     out.facts.cpu_threads = last.cpus.length;
@@ -123,11 +123,11 @@ class InterruptsSink implements LineSink {
         const p = firstSnap.rows.get(r.irq);
         if (!p) continue;
         const d = sum(r.counts) - sum(p.counts);
-        metrics.push(metric('interrupts_delta', d, 'count', labelsOf(r), r.irq, [firstSnap.first, last.last]));
+        metrics.push(metric('interrupts_delta', d, 'count', { labels: labelsOf(r), column: r.irq, lines: [firstSnap.first, last.last] }));
         for (let c = 0; r.counts.length === last.cpus.length && c < r.counts.length; c++) {
-          metrics.push(metric('interrupts_per_cpu_delta', (r.counts[c] ?? 0) - (p.counts[c] ?? 0), 'count', { ...labelsOf(r), cpu: cpuLabel(c) }, `${r.irq} ${last.cpus[c]}`, [firstSnap.first, last.last]));
+          metrics.push(metric('interrupts_per_cpu_delta', (r.counts[c] ?? 0) - (p.counts[c] ?? 0), 'count', { labels: { ...labelsOf(r), cpu: cpuLabel(c) }, column: `${r.irq} ${last.cpus[c]}`, lines: [firstSnap.first, last.last] }));
         }
-        if (seconds) metrics.push(metric('interrupts_per_second', d / seconds, '1/s', labelsOf(r), r.irq, [firstSnap.first, last.last]));
+        if (seconds) metrics.push(metric('interrupts_per_second', d / seconds, '1/s', { labels: labelsOf(r), column: r.irq, lines: [firstSnap.first, last.last] }));
         const cells: (string | number | null)[] = [r.irq];
         for (let c = 0; c < last.cpus.length; c++) cells.push((r.counts[c] ?? 0) - (p.counts[c] ?? 0));
         cells.push(d, r.description);

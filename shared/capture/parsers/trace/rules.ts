@@ -2,6 +2,7 @@
 import type { FindingRule, Metric, ParsedCapture, RuleFinding, Series } from '../../types';
 import { summarizeSeries } from '../../series';
 import { evidence, pct } from './helpers';
+import { lookupTable } from '../kit';
 
 function seriesOf(c: ParsedCapture, name: string): Series[] {
   return c.series.filter((s) => s.name === name && Array.isArray((s as Series).values));
@@ -98,13 +99,13 @@ const sleepingBusy: FindingRule = {
 
 // ---------------------------------------------------------------- interrupts
 
-const IRQ_TEXT: Record<string, string> = {
+const IRQ_TEXT = lookupTable({
   RES: 'rescheduling IPIs: the scheduler is waking or moving tasks across CPUs, typically too many processes/threads competing for too few CPUs (e.g. a large php-fpm pool). Reduce the worker count towards the number of CPUs, or pin workers',
   CAL: 'function-call IPIs: cross-CPU work such as TLB or cache flushes and membarrier calls, often from many threads changing memory mappings',
   TLB: 'TLB shootdowns: memory mappings changing under many threads (munmap, mprotect, page migration)',
   LOC: 'local timer interrupts: normal scheduler ticks, expected to lead on a lightly loaded machine',
   NMI: 'non-maskable interrupts (perf counters or watchdog)',
-};
+});
 
 function irqTotals(c: ParsedCapture, name: string): Map<string, { v: number; m: Metric }> {
   const out = new Map<string, { v: number; m: Metric }>();

@@ -5,9 +5,12 @@
  * understood. See docs/parsers/trace.md.
  */
 import type { CaptureParser, LineSink, Metric } from '../../types';
-import { promptCommand } from '../../text';
+import { commandLine, emptyOutput, metric } from '../kit';
 import { StraceSummarySink } from './straceSummary';
-import { emptyOutput, metric, snippet, table, Warnings } from './helpers';
+import { snippet, table, Warnings } from './helpers';
+
+/** the program whose prompt line ("$ strace …") names the capture's command */
+const STRACE = ['strace'];
 
 /**
  * [pid N] or "N " (-f with -o), then a -t/-tt/-ttt/-r timestamp (µs or ns), then -i "[ip]" / -n "[ nr]" brackets.
@@ -126,7 +129,7 @@ class StraceLogSink implements LineSink {
     }
     if (!name) {
       if (!this.sawCall && !this.out.command) {
-        const c = promptCommand(text, ['strace']);
+        const c = commandLine(text, STRACE);
         if (c) { this.out.command = c; return; }
       }
       this.w.add(`line ${lineNo}: could not read "${snippet(text)}"`);
@@ -197,25 +200,25 @@ class StraceLogSink implements LineSink {
     const sorted = [...this.bySyscall.entries()].sort((a, b) => b[1].calls - a[1].calls);
     for (const [sc, a] of sorted) {
       const lines: [number, number] = [a.first, a.last];
-      metrics.push(metric('syscall_calls_total', a.calls, 'count', { syscall: sc }, 'calls', lines));
-      metrics.push(metric('syscall_errors_total', a.errors, 'count', { syscall: sc }, 'errors', lines));
-      if (a.timed) metrics.push(metric('syscall_seconds_total', round9(a.seconds), 's', { syscall: sc }, '<time>', lines));
+      metrics.push(metric('syscall_calls_total', a.calls, 'count', { labels: { syscall: sc }, column: 'calls', lines }));
+      metrics.push(metric('syscall_errors_total', a.errors, 'count', { labels: { syscall: sc }, column: 'errors', lines }));
+      if (a.timed) metrics.push(metric('syscall_seconds_total', round9(a.seconds), 's', { labels: { syscall: sc }, column: '<time>', lines }));
       calls += a.calls; errors += a.errors; seconds += a.seconds; timed += a.timed;
     }
     for (const [k, n] of this.errnos) {
       const [sc, errno] = k.split('\u0000') as [string, string];
-      metrics.push(metric('syscall_errno_total', n, 'count', { syscall: sc, errno }, 'errno'));
+      metrics.push(metric('syscall_errno_total', n, 'count', { labels: { syscall: sc, errno }, column: 'errno' }));
     }
     if (calls) {
-      metrics.push(metric('syscall_calls_total', calls, 'count', undefined, 'calls', this.allRange ?? undefined));
-      metrics.push(metric('syscall_errors_total', errors, 'count', undefined, 'errors', this.allRange ?? undefined));
-      if (timed) metrics.push(metric('syscall_seconds_total', round9(seconds), 's', undefined, '<time>', this.allRange ?? undefined));
+      metrics.push(metric('syscall_calls_total', calls, 'count', { column: 'calls', lines: this.allRange ?? undefined }));
+      metrics.push(metric('syscall_errors_total', errors, 'count', { column: 'errors', lines: this.allRange ?? undefined }));
+      if (timed) metrics.push(metric('syscall_seconds_total', round9(seconds), 's', { column: '<time>', lines: this.allRange ?? undefined }));
     }
-    for (const [sig, n] of this.signals) metrics.push(metric('signals_total', n, 'count', { signal: sig }, sig));
+    for (const [sig, n] of this.signals) metrics.push(metric('signals_total', n, 'count', { labels: { signal: sig }, column: sig }));
     if (Number.isFinite(this.firstTs) && this.lastTs >= this.firstTs && (this.relative || this.lastTs > this.firstTs)) {
-      metrics.push(metric('trace_duration_seconds', Math.round((this.lastTs - this.firstTs) * 1e6) / 1e6, 's', undefined, 'timestamps'));
+      metrics.push(metric('trace_duration_seconds', Math.round((this.lastTs - this.firstTs) * 1e6) / 1e6, 's', { column: 'timestamps' }));
     }
-    if (this.byPid.size) metrics.push(metric('processes_total', this.byPid.size, 'count', undefined, 'pids'));
+    if (this.byPid.size) metrics.push(metric('processes_total', this.byPid.size, 'count', { column: 'pids' }));
     const f = (x: Acc): (number | null)[] => [x.calls, x.errors, x.timed ? Math.round(x.seconds * 1e6) / 1e6 : null, x.timed ? Math.round((x.seconds / x.timed) * 1e9) / 1e9 : null];
     out.tables = {
       syscalls: table(['syscall', 'calls', 'errors', 'seconds', 'seconds_per_call'], sorted.map(([k, a]) => [k, ...f(a)]), 'per syscall'),

@@ -3,15 +3,18 @@
  * See docs/parsers/trace.md.
  */
 import type { CaptureParser, LineSink, Metric } from '../../types';
-import { fields, num, promptCommand } from '../../text';
-import { emptyOutput, metric, snippet, table, Warnings } from './helpers';
+import { commandLine, emptyOutput, fields, lookupTable, metric, num } from '../kit';
+import { snippet, table, Warnings } from './helpers';
+
+/** the program whose prompt line ("$ strace …") names the capture's command */
+const STRACE = ['strace'];
 
 /** Column ids, from the header words strace prints. */
-const HEAD_WORDS: Record<string, string> = {
+const HEAD_WORDS = lookupTable({
   '%time': 'time_percent', '%': 'time_percent', seconds: 'seconds', 'usecs/call': 'usecs_per_call', calls: 'calls',
   errors: 'errors', syscall: 'syscall', 'syscall(s)': 'syscall', shortest: 'min_seconds', longest: 'max_seconds',
   'avg(us)': 'usecs_per_call', 'total(s)': 'seconds', 'min(us)': 'min_usecs', 'max(us)': 'max_usecs',
-};
+});
 
 /** Is this line a summary header? Returns the column ids in order, or null. */
 export function summaryHeader(line: string): string[] | null {
@@ -63,7 +66,7 @@ export class StraceSummarySink implements LineSink {
     if (h) { this.cols = h; this.inTable = false; this.sawTable = true; return; }
     if (!this.cols) {
       if (!this.sawTable && !this.out.command) {
-        const c = promptCommand(text, ['strace']);
+        const c = commandLine(text, STRACE);
         if (c) { this.out.command = c; return; }
       }
       const vm = /^strace -- version (\S+)/.exec(t);
@@ -110,16 +113,16 @@ export class StraceSummarySink implements LineSink {
     // one syscall can appear in several tables (per personality) — keep them apart by label
     for (const r of this.rows) {
       const l = lab(r, { syscall: r.syscall });
-      metrics.push(metric('syscall_calls_total', r.calls, 'count', l, 'calls', [r.line, r.line]));
-      metrics.push(metric('syscall_errors_total', r.errors, 'count', l, 'errors', [r.line, r.line]));
-      if (Number.isFinite(r.seconds)) metrics.push(metric('syscall_seconds_total', r.seconds, 's', l, 'seconds', [r.line, r.line]));
-      if (Number.isFinite(r.timePct)) metrics.push(metric('syscall_time_percent', r.timePct, '%', l, '% time', [r.line, r.line]));
+      metrics.push(metric('syscall_calls_total', r.calls, 'count', { labels: l, column: 'calls', lines: r.line }));
+      metrics.push(metric('syscall_errors_total', r.errors, 'count', { labels: l, column: 'errors', lines: r.line }));
+      if (Number.isFinite(r.seconds)) metrics.push(metric('syscall_seconds_total', r.seconds, 's', { labels: l, column: 'seconds', lines: r.line }));
+      if (Number.isFinite(r.timePct)) metrics.push(metric('syscall_time_percent', r.timePct, '%', { labels: l, column: '% time', lines: r.line }));
     }
     for (const r of this.totals) {
       const l = lab(r);
-      metrics.push(metric('syscall_calls_total', r.calls, 'count', l, 'total calls', [r.line, r.line]));
-      metrics.push(metric('syscall_errors_total', r.errors, 'count', l, 'total errors', [r.line, r.line]));
-      if (Number.isFinite(r.seconds)) metrics.push(metric('syscall_seconds_total', r.seconds, 's', l, 'total seconds', [r.line, r.line]));
+      metrics.push(metric('syscall_calls_total', r.calls, 'count', { labels: l, column: 'total calls', lines: r.line }));
+      metrics.push(metric('syscall_errors_total', r.errors, 'count', { labels: l, column: 'total errors', lines: r.line }));
+      if (Number.isFinite(r.seconds)) metrics.push(metric('syscall_seconds_total', r.seconds, 's', { labels: l, column: 'total seconds', lines: r.line }));
     }
     const columns = ['syscall', 'calls', 'errors', 'seconds', 'time_percent', 'usecs_per_call', 'min_seconds', 'max_seconds', 'personality'];
     const f = (x: number): number | null => (Number.isFinite(x) ? x : null);

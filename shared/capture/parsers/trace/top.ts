@@ -3,9 +3,12 @@
  * See docs/parsers/trace.md for what is emitted.
  */
 import type { CaptureParser, LineSink, Series, Unit } from '../../types';
-import { fields, num, promptCommand } from '../../text';
-import { emptyOutput, snippet, table, Warnings } from './helpers';
+import { commandLine, emptyOutput, fields, lookupTable, num } from '../kit';
+import { snippet, table, Warnings } from './helpers';
 import { padTo, setSample } from '../../series';
+
+/** the program whose prompt line ("$ top …") names the capture's command */
+const TOP = ['top'];
 
 const TOP_LINE = /^\s*top - (\d{1,2}:\d{2}:\d{2})\s+(.*)$/;
 /** one decimal separator per number: with "[\d.,]+" and "," between them a long run of digits backtracked in quadratic time */
@@ -18,17 +21,17 @@ const MEM_START = /(?:^|\s)([KMGTPE]iB\s+[^\s:]+|Mem|Swap)\s*:/g;
 /** "84 sleeping", "0.3 us": a number starts where no digit precedes it (else a long digit run not followed by a word took quadratic time) */
 const PAIR = /(?<!\d)(\d+(?:[.,]\d+)?)\s*%?\s*([A-Za-z][A-Za-z/]*)/g;
 
-const CPU_FIELDS: Record<string, string> = {
+const CPU_FIELDS = lookupTable({
   us: 'cpu_user_percent', sy: 'cpu_system_percent', ni: 'cpu_nice_percent', id: 'cpu_idle_percent',
   wa: 'cpu_iowait_percent', hi: 'cpu_hardware_irq_percent', si: 'cpu_software_irq_percent', st: 'cpu_steal_percent',
   // BusyBox top: "CPU:  91% usr   8% sys   0% nic   0% idle   0% io   0% irq   0% sirq"
   usr: 'cpu_user_percent', sys: 'cpu_system_percent', nic: 'cpu_nice_percent', idle: 'cpu_idle_percent', io: 'cpu_iowait_percent',
   irq: 'cpu_hardware_irq_percent', sirq: 'cpu_software_irq_percent',
-};
-const SCALE: Record<string, number> = { KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4, PiB: 1024 ** 5, EiB: 1024 ** 6 };
+});
+const SCALE = lookupTable({ KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4, PiB: 1024 ** 5, EiB: 1024 ** 6 });
 /** Columns of the process table that hold memory sizes (KiB unless suffixed). */
 const MEM_COLUMNS = new Set(['VIRT', 'RES', 'SHR', 'SWAP', 'CODE', 'DATA', 'USED', 'RSan', 'RSfd', 'RSlk', 'RSsh', 'RSS', 'VSZ']);
-const MEM_SUFFIX: Record<string, number> = { k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4, p: 1024 ** 5, e: 1024 ** 6 };
+const MEM_SUFFIX = lookupTable({ k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4, p: 1024 ** 5, e: 1024 ** 6 });
 
 /** "1.2g" → bytes; bare numbers are KiB. */
 export function topMem(s: string): number {
@@ -235,7 +238,7 @@ class TopSink implements LineSink {
     }
     if (this.cols) { this.procRow(text, lineNo); return; }
     if (lineNo <= 3 && !this.sawHeaderLine) {
-      const c = promptCommand(text, ['top']);
+      const c = commandLine(text, TOP);
       if (c) { this.out.command = c; return; }
     }
     if (/^top from procps/.test(t) || /^procps(-ng)? version/.test(t)) { this.out.toolVersion = t; return; }
@@ -408,7 +411,7 @@ const KNOWN_COLUMNS = new Set(['PID', 'PPID', 'UID', 'USER', 'RUSER', 'RUID', 'S
   'WCHAN', 'Flags', 'CGROUPS', 'SUPGIDS', 'SUPGRPS', 'TGID', 'OOMa', 'OOMs', 'ENVIRON', 'vMj', 'vMn', 'USED', 'nsIPC', 'nsMNT', 'nsNET',
   'nsPID', 'nsUSER', 'nsUTS', 'LXC', 'RSan', 'RSfd', 'RSlk', 'RSsh', 'CGNAME', 'NU', 'LOGID', 'EXE', 'RSS', 'PSS', 'PSan', 'PSfd', 'PSsh',
   'USS', 'ioR', 'ioRop', 'ioW', 'ioWop', 'AGID', 'AGNI', 'STARTED', 'ELAPSED', '%CUU', '%CUC', 'nsCGROUP', 'nsTIME', 'COMMAND']);
-const COLUMN_ALIAS: Record<string, string> = { Command: 'COMMAND', BEFEHL: 'COMMAND', 'ZEIT+': 'TIME+', ZEIT: 'TIME' };
+const COLUMN_ALIAS = lookupTable({ Command: 'COMMAND', BEFEHL: 'COMMAND', 'ZEIT+': 'TIME+', ZEIT: 'TIME' });
 
 /** A process table header in any language: several words, not a number first, with %CPU/%MEM or mostly known names. */
 function isHeader(text: string): boolean {
