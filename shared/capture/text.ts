@@ -1,4 +1,9 @@
-/** Small text helpers shared by every parser. Pure, allocation-light, never throw. */
+/**
+ * Small text helpers: cleaning a line (the registry, the capture store), the command after a shell
+ * prompt and a command line's program (the registry's parserForCommand, the capture context), and
+ * splitting and reading numbers. Parsers reach them through their kit (parsers/kit.ts), which
+ * re-exports those they use. Pure, allocation-light, never throw.
+ */
 
 // CSI / OSC / single-char escape sequences as terminals and `script` logs leave them, and the
 // charset (ESC ( B), keypad (ESC =, ESC >) and cursor save/restore (ESC 7, ESC 8) ones of full-screen
@@ -95,7 +100,7 @@ export function words(line: string): string[] {
 }
 
 /** x, or NaN when it is ±Infinity (a number too long for a double is unreadable, not infinite). */
-export const finite = (x: number): number => (x === Infinity || x === -Infinity ? NaN : x);
+const finite = (x: number): number => (x === Infinity || x === -Infinity ? NaN : x);
 
 /**
  * Parse a number as tools print it: "1234", "12.5", "-3", "1e3", and with a decimal comma as
@@ -112,61 +117,4 @@ export function num(s: string | undefined): number {
   // unambiguous alternatives: no backtracking on long runs of digits
   if (!/^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/.test(t)) return NaN;
   return finite(Number(t));
-}
-
-const SIZE_UNITS: Record<string, number> = {
-  '': 1, b: 1,
-  k: 1024, kb: 1000, kib: 1024,
-  m: 1024 ** 2, mb: 1000 ** 2, mib: 1024 ** 2,
-  g: 1024 ** 3, gb: 1000 ** 3, gib: 1024 ** 3,
-  t: 1024 ** 4, tb: 1000 ** 4, tib: 1024 ** 4,
-  p: 1024 ** 5, pb: 1000 ** 5, pib: 1024 ** 5,
-};
-
-/**
- * "8788KiB" → 8998912, "176MB" → 176e6, "4k" → 4096 (bare single letters are binary, as fio,
- * free and ulimit use them). `defaultUnit` applies to a bare number.
- * Strict SI ("kB" = 1000) vs IEC ("KiB" = 1024) as fio's kb_base=1024 prints them.
- */
-export function parseSize(s: string, defaultUnit = ''): number {
-  const m = /^\s*([-+]?\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?)\s*([a-zA-Z]*)\s*$/.exec(s);
-  if (!m) return NaN;
-  const unit = (m[2] || defaultUnit).toLowerCase().replace(/ytes?$/, '');
-  const mult = SIZE_UNITS[unit];
-  if (mult === undefined) return NaN;
-  return finite(Number(m[1]!.replace(',', '.')) * mult);
-}
-
-const TIME_UNITS: Record<string, number> = {
-  ns: 1e-9, nsec: 1e-9,
-  us: 1e-6, usec: 1e-6, 'µs': 1e-6, 'μs': 1e-6,
-  ms: 1e-3, msec: 1e-3,
-  s: 1, sec: 1, secs: 1, second: 1, seconds: 1,
-  m: 60, min: 60, mins: 60, minute: 60, minutes: 60,
-  h: 3600, hr: 3600, hour: 3600, hours: 3600,
-};
-
-/** "12.5ms" → 0.0125, "3.2s" → 3.2, "1m30s" → 90, ("812", "us") → 0.000812. NaN when unreadable. */
-export function parseDuration(s: string, defaultUnit = 's'): number {
-  const str = s.trim();
-  if (str === '') return NaN;
-  // one sticky token at a time: linear, no nested quantifiers to backtrack through
-  const re = /\s*([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*([a-zµμ]*)/iy;
-  let total = 0;
-  let pos = 0;
-  while (pos < str.length) {
-    re.lastIndex = pos;
-    const m = re.exec(str);
-    if (!m || m[0] === '') return NaN;
-    const mult = TIME_UNITS[(m[2] || defaultUnit).toLowerCase()];
-    if (mult === undefined) return NaN;
-    total += Number(m[1]) * mult;
-    pos = re.lastIndex;
-  }
-  return finite(total);
-}
-
-/** Percentage text "12.5%" → 12.5 (unit stays "%"). */
-export function parsePercent(s: string): number {
-  return num(s.trim().replace(/%$/, ''));
 }
