@@ -25,6 +25,12 @@ describe('the commands parsers declare', () => {
     ['sadf -d /var/log/sysstat/sa01 -- -n DEV', 'sadf-csv'], ['sadf -j', 'sadf-json'], ['fio --name=x --rw=randwrite', 'fio'],
     ['lsblk -J', 'lsblk'], ['fdisk -l', 'fdisk'], ['tune2fs -l /dev/vda', 'tune2fs'], ['uname -a', 'uname'], ['uptime', 'uptime'],
     ['ss -s', 'ss'], ['netstat -i', 'netstat'],
+    ['ab -n 2000 -c 10 http://127.0.0.1:18080/index.html', 'ab'], ['ab2 -k -n 100 http://127.0.0.1/', 'ab'],
+    ['wrk -t2 -c20 -d10s --latency http://127.0.0.1/', 'wrk'], ['wrk2 -t2 -c20 -d10s -R 1000 http://127.0.0.1/', 'wrk'],
+    ['hey -n 200 -c 10 http://127.0.0.1/', 'hey'], ['locust --headless -u 10 -r 2 -t 30s -f locustfile.py', 'locust'],
+    ['python3 -m locust --headless -f locustfile.py', 'locust'], ['python -u -m locust -f locustfile.py', 'locust'],
+    ['sysbench cpu --threads=4 run', 'sysbench'], ['sudo sysbench oltp_read_write --mysql-db=sbtest run', 'sysbench'],
+    ['redis-benchmark -q -n 10000', 'redis-benchmark'],
   ])('%s → %s', (cmd, kind) => {
     expect(parserForCommand(cmd)?.id).toBe(kind);
   });
@@ -32,6 +38,10 @@ describe('the commands parsers declare', () => {
   it('knows nothing of programs no parser reads', () => {
     expect(parserForCommand('cat /etc/hostname')).toBeUndefined();
     expect(parserForCommand('ls -l')).toBeUndefined();
+    // python runs locust only as its module: not a script, nor another module
+    expect(parserForCommand('python3 locustfile.py')).toBeUndefined();
+    expect(parserForCommand('python3 -m http.server 8080')).toBeUndefined();
+    expect(parserForCommand('python3 run.py -m locust')).toBeUndefined();
     expect(parserForCommand('')).toBeUndefined();
   });
 

@@ -454,6 +454,7 @@ class AbSink implements LineSink {
 export const ab: CaptureParser = {
   id: 'ab',
   title: 'ApacheBench (ab)',
+  commands: [{ program: 'ab' }, { program: 'ab2' }],
   detect,
   open: () => new AbSink(),
 };

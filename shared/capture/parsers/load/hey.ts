@@ -319,6 +319,7 @@ class HeySink implements LineSink {
 export const hey: CaptureParser = {
   id: 'hey',
   title: 'hey HTTP load generator',
+  commands: [{ program: 'hey' }],
   detect,
   open: () => new HeySink(),
 };

@@ -463,9 +463,13 @@ class LocustSink implements LineSink {
   }
 }
 
+/** `python -m locust …` runs locust too: its options before the module, then `-m locust` */
+const PYTHON_M_LOCUST = /^(?:-\S+\s+)*?-m\s?locust(?:\s|$)/;
+
 export const locust: CaptureParser = {
   id: 'locust',
   title: 'Locust (CSV files, console summary)',
+  commands: [{ program: 'locust' }, { program: 'python3', args: PYTHON_M_LOCUST }, { program: 'python', args: PYTHON_M_LOCUST }],
   detect,
   open: () => new LocustSink(),
 };

@@ -177,6 +177,7 @@ function open(): LineSink {
 export const redisBenchmark: CaptureParser = {
   id: 'redis-benchmark',
   title: 'redis-benchmark',
+  commands: [{ program: 'redis-benchmark' }],
   detect,
   open,
 };

@@ -462,6 +462,7 @@ class SysbenchSink implements LineSink {
 export const sysbench: CaptureParser = {
   id: 'sysbench',
   title: 'sysbench',
+  commands: [{ program: 'sysbench' }],
   detect,
   open: () => new SysbenchSink(),
 };

@@ -236,6 +236,7 @@ class WrkSink implements LineSink {
 export const wrk: CaptureParser = {
   id: 'wrk',
   title: 'wrk HTTP benchmark',
+  commands: [{ program: 'wrk' }, { program: 'wrk2' }],
   detect,
   open: () => new WrkSink(),
 };
