@@ -151,3 +151,24 @@ describe('settings told their command from outside the text', () => {
     expect(parseText('524288\n', { context: { command: 'ulimit -Hn' } }).settings).toEqual({ 'nofile.hard': '524288' });
   });
 });
+
+describe('load generators told their command from outside the text', () => {
+  it('ab: -n, -c and -t are read as from a prompt line (the kit runs ab with no prompt in its output)', () => {
+    const text = fixture('ab', 'plain.txt');
+    const told = parseText(text, { context: { command: 'ab -t 4 -n 2000 -c 10 http://127.0.0.1:18080/index.html' } });
+    const prompt = parseText(`$ ab -t 4 -n 2000 -c 10 http://127.0.0.1:18080/index.html\n${text}`);
+    expect(told.kind).toBe('ab');
+    expect(told.facts.time_limit_seconds).toBe(4);
+    expect(told.facts).toEqual(prompt.facts);
+    expect(told.metrics.map((m) => [m.name, m.value])).toEqual(prompt.metrics.map((m) => [m.name, m.value]));
+  });
+
+  it('sysbench: the test named on the command line', () => {
+    const text = fixture('sysbench', 'cpu.txt');
+    const told = parseText(text, { context: { command: 'sysbench cpu --threads=2 --time=2 run' } });
+    const prompt = parseText(`$ sysbench cpu --threads=2 --time=2 run\n${text}`);
+    expect(told.kind).toBe('sysbench');
+    expect(told.command).toBe('sysbench cpu --threads=2 --time=2 run');
+    expect(told.facts).toEqual(prompt.facts);
+  });
+});

@@ -260,6 +260,11 @@ class AbSink implements LineSink {
     return true;
   }
 
+  /** The command line told from outside the text (a capture kit's manifest): read as its prompt line would be. */
+  setCommand(cmd: string): void {
+    this.commandLine(`$ ${cmd}`);
+  }
+
   /** A shell prompt with an ab command: -n, -t and -c say what was asked for; below a run, it starts the next. */
   private commandLine(line: string): boolean {
     const cmd = commandLine(line, TOOLS);

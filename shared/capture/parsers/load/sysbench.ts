@@ -155,6 +155,11 @@ class SysbenchSink implements LineSink {
   /** The test, from the first thing that tells it (the command line, a heading, an interval line's shape). */
   private setTest(t: string): void { if (this.test === undefined) this.test = t; }
 
+  /** The command line told from outside the text (a capture kit's manifest): read as its prompt line would be. */
+  setCommand(cmd: string): void {
+    this.commandLine(`$ ${cmd}`);
+  }
+
   /** A shell prompt with a sysbench command: its test (--test=NAME for 0.4/0.5, else the first bare word). */
   private commandLine(line: string): boolean {
     if (!this.out.command(line, TOOLS)) return false;
