@@ -83,6 +83,9 @@ test('case study C: fio random vs sequential writes from the seed captures alone
   // both bandwidth results against "≥ 100 MiB/s": judged in base units
   await page.getByRole('button', { name: /random writes, bs 4k/ }).first().click();
   await expect(random.getByTestId('metric-row').filter({ hasText: 'bandwidth' }).getByTestId('metric-value')).toHaveText('8,788 KiB/s');
+  // and the verdicts: 8,788 KiB/s misses 100 MiB/s, 168 MiB/s meets it (a unit-blind comparison would say the opposite)
+  const bandwidthVerdicts = page.getByTestId('verdict-table').getByTestId('verdict-row').filter({ hasText: 'write bandwidth' }).getByTestId('verdict-cell');
+  await expect(bandwidthVerdicts).toHaveText([/8,788 KiB\/s\s*✗/, /168 MiB\/s\s*✓/]);
 
   // the iostat series on a chart
   await random.getByRole('button', { name: 'iostat-x-d-1-during-randwrite.txt', exact: true }).click();
