@@ -105,3 +105,19 @@ test('captures dropped on a study (not on an experiment) go on a new experiment'
   await expect(captureLinks(d)).toHaveCount(1);
   await expect(page.getByTestId('experiment-item')).toHaveCount(2);
 });
+
+test('notebook upkeep: re-parse every capture, and compact the notebook to give removed captures\' space back', async ({ page }) => {
+  await createStudy(page, 'upkeep');
+  const d = await addExperiment(page, 'baseline');
+  await pasteCapture(d, 'sysctl-a.txt', SYSCTL);
+  await expect(captureLinks(d)).toHaveCount(1);
+  const upkeep = page.locator('summary[aria-label="Notebook upkeep"]');
+  await upkeep.click();
+  await page.getByRole('button', { name: 'Re-parse all captures' }).click();
+  await expect(page.getByText('Re-parsed 1 capture.')).toBeVisible({ timeout: 20_000 });
+  // the capture is still read as it was
+  await expect(captureLinks(d).first()).toContainText('sysctl');
+  await upkeep.click();
+  await page.getByRole('button', { name: 'Compact notebook' }).click();
+  await expect(page.getByText(/Notebook compacted: [\d.,]+ \w+ → [\d.,]+ \w+\./)).toBeVisible({ timeout: 20_000 });
+});
