@@ -307,8 +307,7 @@ async function importCommand(argv: string[]): Promise<number> {
     const foundExperiment = api.getStudy(study.id).experiments.find((e) => e.title === expTitle);
     const experiment = foundExperiment ?? api.createExperiment(study.id, { title: expTitle });
     // Ctrl+C (or a kill): the file being stored is left out, what was stored stays, the temporary
-    // files go (backend.close), and a study or experiment made for this run that got nothing is
-    // removed again; a second Ctrl+C stops at once
+    // files go (backend.close); a second Ctrl+C stops at once
     let stopping = false;
     const stop = (): void => {
       if (stopping) process.exit(130);
@@ -328,7 +327,8 @@ async function importCommand(argv: string[]): Promise<number> {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
     }
-    if (stopping && result.imported.length === 0) {
+    // nothing stored (stopped, or every file refused): the study or experiment made for it goes again
+    if (result.imported.length === 0) {
       if (!foundStudy) { api.deleteStudy(study.id); api.deleteForever({ kind: 'study', id: study.id }); }
       else if (!foundExperiment) { api.deleteExperiment(experiment.id); api.deleteForever({ kind: 'experiment', id: experiment.id }); }
     }

@@ -81,20 +81,34 @@ export function profileProposal(db: Db, e: Experiment): ProfileProposal | null {
   };
 }
 
+/**
+ * The snapshot among `candidates` (one experiment's, of the same kind) to compare `a` with: the one of
+ * the same file name (a capture kit's facts/ulimit-a.txt with the earlier kit's facts/ulimit-a.txt, not
+ * with its /proc/self/limits, which counts other units), else the first of the same scope.
+ */
+function counterpart<T extends { json: CaptureJson; name: string }>(a: T, candidates: readonly T[]): T | undefined {
+  const scope = snapshotScope(a.json, a.name);
+  const same = candidates.filter((b) => snapshotScope(b.json, b.name) === scope);
+  const file = (n: string) => n.split('/').pop();
+  return same.find((b) => file(b.name) === file(a.name)) ?? same[0];
+}
+
 export function configProposals(db: Db, e: Experiment): ConfigProposal[] {
   const after = linkedJson(db, e, SNAPSHOT_KINDS);
   if (!after.length) return [];
   const earlier = q.listExperiments(db, e.studyId).filter((x) => x.position < e.position).reverse();
   const out: ConfigProposal[] = [];
   for (const a of after) {
-    const scope = snapshotScope(a.json, a.name);
     for (const prev of earlier) {
       // the nearest earlier snapshot of the same tool (for config files: of the same file name)
-      const before = linkedJson(db, prev, [a.json.kind]).find((b) => snapshotScope(b.json, b.name) === scope);
+      const before = counterpart(a, linkedJson(db, prev, [a.json.kind]));
       if (!before) continue;
       const diff = compareSnapshots([{ name: before.name, capture: before.json }], [{ name: a.name, capture: a.json }]);
       if (diff.ok) {
-        const changes = diff.changes.filter((c) => !isRecorded(e.configChanges, c, diff.scope));
+        // a key on one side only is what the two snapshots recorded (dash's ulimit -a prints fewer
+        // limits than bash's, a network namespace has other interfaces), not a change someone made:
+        // proposed are the values that changed; `tunebook diff` and the snapshot dialog show all
+        const changes = diff.changes.filter((c) => c.before !== null && c.after !== null && !isRecorded(e.configChanges, c, diff.scope));
         if (changes.length) {
           out.push({ kind: diff.kind, scope: diff.scope, beforeName: diff.beforeName, beforeExperimentTitle: prev.title, afterName: diff.afterName, changes });
         }
@@ -117,8 +131,7 @@ export function experimentProposals(db: Db, e: Experiment): Proposals {
 export function capturePairs(db: Db, a: Experiment, b: Experiment): Pick<ExperimentComparison, 'settings' | 'series'> {
   const settings: ExperimentComparison['settings'] = [];
   for (const sa of linkedJson(db, a, SNAPSHOT_KINDS)) {
-    const scope = snapshotScope(sa.json, sa.name);
-    const sb = linkedJson(db, b, [sa.json.kind]).find((x) => snapshotScope(x.json, x.name) === scope);
+    const sb = counterpart(sa, linkedJson(db, b, [sa.json.kind]));
     if (!sb) continue;
     const diff = compareSnapshots([{ name: sa.name, capture: sa.json }], [{ name: sb.name, capture: sb.json }]);
     if (diff.ok) settings.push({ kind: diff.kind, scope: diff.scope, aName: sa.name, bName: sb.name, changes: diff.changes });

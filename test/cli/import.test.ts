@@ -119,6 +119,16 @@ describe('tunebook import / show / cat', () => {
     expect(JSON.parse(shown.out)).toEqual([]);
   });
 
+  it('an import that stores nothing (every file refused) leaves no study or experiment made for it', () => {
+    const file = path.join(tmp(), 'refused.tunebook');
+    const bad = path.join(tmp(), 'evil.tar.gz');
+    writeFileSync(bad, Buffer.from([0x1f, 0x8b, 0x08, 0x00, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    const r = run('import', '--notebook', file, '--study', 'H', '--experiment', 'X', bad);
+    expect(r.status).toBe(1);
+    expect(r.err).toMatch(/not imported: .*evil\.tar\.gz/);
+    expect(JSON.parse(run('show', '--notebook', file, '--json').out)).toEqual([]);
+  });
+
   it('several runs of one benchmark imported together: the first is the primary result, the others its repeats', () => {
     const ab = (f: string) => path.join(__dirname, '..', 'fixtures', 'captures', 'ab', f);
     const r = run('import', '--notebook', path.join(tmp(), 'runs.tunebook'), '--study', 'ab', '--experiment', 'three runs', ab('plain.txt'), ab('keepalive.txt'), ab('post.txt'), '--json');

@@ -149,3 +149,15 @@ describe('free without its command line: the unit is read from the size of the t
     expect(c.warnings.join('\n')).toMatch(/assumed to be KiB/);
   });
 });
+
+describe('free -h --si without its command line (a review on real output)', () => {
+  it('reads the bare "G" units as binary, and says so and how to read them as decimal', () => {
+    const text = readFileSync(join(__dirname, '..', 'fixtures', 'captures', 'free', 'free-h-si.txt'), 'utf8');
+    const bare = parseText(text);
+    expect(bare.warnings.join('\n')).toMatch(/read as binary units.*free -h --si/);
+    const told = parseText(text, { context: { command: 'free -h --si' } });
+    expect(told.warnings).toEqual([]);
+    const total = (c: typeof bare) => c.metrics.find((m) => m.name === 'memory_total_bytes')!.value;
+    expect(total(bare) / total(told)).toBeCloseTo(1024 ** 3 / 1e9, 5);
+  });
+});

@@ -127,6 +127,12 @@ describe('dropping kits on consecutive experiments', () => {
       for (const counter of ['fs.file-nr', 'fs.dentry-state', 'fs.inode-nr', 'kernel.ns_last_pid', 'kernel.random.uuid']) expect(changed.has(counter)).toBe(false);
       const ulimit = proposals.filter((x) => x.kind === 'ulimit');
       expect(ulimit.flatMap((x) => x.changes).some((c) => /open files|nofile/i.test(c.key) && c.after === '4096')).toBe(true);
+      // each snapshot against the earlier kit's file of the same name (ulimit -a counts memlock in KiB,
+      // /proc/self/limits in bytes: compared across, 8192 → 8388608 would be a change nobody made)
+      for (const x of proposals) expect(x.beforeName.split('/').pop()).toBe(x.afterName.split('/').pop());
+      expect(ulimit.flatMap((x) => x.changes).filter((c) => /memlock|stack/.test(c.key))).toEqual([]);
+      // only values that changed: a key one snapshot lacks (the namespace's missing interfaces) is not proposed
+      expect(proposals.flatMap((x) => x.changes).filter((c) => c.before === null || c.after === null)).toEqual([]);
       // a kit in duration mode has no benchmark: no run window
       const tunedVm = api.getExperiment(tuned.id).captures.find((l) => l.name.endsWith('monitors/vmstat-1.txt'))!;
       expect(api.getCapture(tunedVm.captureId, tuned.id).parsed.context).not.toHaveProperty('run');

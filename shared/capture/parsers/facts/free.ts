@@ -31,6 +31,8 @@ class FreeSink extends FactsSink {
   private unit = 1024;
   private unitFromCommand = false;
   private sawHuman = false;
+  /** an -h value with a bare unit ("25G"), read without the command line: binary or --si cannot be told apart */
+  private bareHumanUnit = false;
   private readonly set = new SeriesSet();
   private reports = 0;
   private readonly last: Record<string, number> = {};
@@ -65,6 +67,7 @@ class FreeSink extends FactsSink {
     this.sawHuman = true;
     const p = 'BKMGTPE'.indexOf(m[2]!);
     // "Gi" is binary; bare "G" from old procps -h is binary too, unless --si was given
+    if (m[3] !== 'i' && p > 0 && !this.unitFromCommand) this.bareHumanUnit = true;
     const base = m[3] === 'i' ? 1024 : si ? 1000 : 1024;
     return Math.round(v * base ** p);
   }
@@ -147,6 +150,10 @@ class FreeSink extends FactsSink {
       }
     }
     if (this.guessed) this.warnings.push('no command line: values assumed to be KiB (free\'s default unit)');
+    if (this.bareHumanUnit) {
+      this.warnings.push('no command line: sizes printed as "25G" (no "i") were read as binary units, as free -h prints them before procps-ng 3.3.16; '
+        + 'printed by free -h --si they are decimal and these figures are 5–10 % high — add the command line ($ free -h --si) to read them so');
+    }
     for (const s of this.set.list) {
       const v = this.last[s.name]!;
       this.metrics.push({ name: s.name, value: v, unit: 'B', column: s.column, ...(s.lines ? { lines: [s.lines[1], s.lines[1]] as [number, number] } : {}) });
