@@ -8,13 +8,16 @@ const DIR = path.join(__dirname, '..', 'fixtures', 'captures', 'perf-report');
 const read = (n: string): string => readFileSync(path.join(DIR, n), 'utf8');
 const val = (c: ParsedCapture, name: string, labels?: Record<string, string>): number | undefined =>
   c.metrics.find((m) => m.name === name && JSON.stringify(m.labels ?? {}) === JSON.stringify(labels ?? {}))?.value;
+/** the warnings other than the one about a rounded "# Samples: 2K" header (tested on its own) */
+const ROUNDED = /samples_total [\d,]+ .*is perf's rounded header \(\d+[KMG]: [\d,]+–[\d,]+\); perf record's summary gives the exact count$/;
+const unrounded = (c: ParsedCapture): string[] => c.warnings.filter((w) => !ROUNDED.test(w));
 
 describe('perf-report parser', () => {
   it('reads --no-children with call graphs: rows, overhead per symbol, chains', () => {
     const c = parseText(read('perf-report-no-children.txt'));
     expect(c.kind).toBe('perf-report');
     expect(c.confidence).toBeGreaterThanOrEqual(0.9);
-    expect(c.warnings).toEqual([]);
+    expect(unrounded(c)).toEqual([]);
     expect(val(c, 'samples_total')).toBe(275);
     expect(val(c, 'event_count_total')).toBe(275275275);
     expect(c.facts.perf_event).toBe('cpu-clock:ppp');
@@ -33,7 +36,7 @@ describe('perf-report parser', () => {
 
   it('reads the default children/self layout and branches without a "---" root', () => {
     const c = parseText(read('perf-report-g-children.txt'));
-    expect(c.warnings).toEqual([]);
+    expect(unrounded(c)).toEqual([]);
     const t = c.tables!.entries!;
     expect(t.columns).toEqual(['event', 'children_percent', 'self_percent', 'command', 'object', 'symbol', 'line']);
     expect(t.rows[0]).toEqual(['cpu-clock:ppp', 59.27, 0, 'ls', '[kernel.kallsyms]', '[k] entry_SYSCALL_64_after_hwframe', 12]);
@@ -41,7 +44,7 @@ describe('perf-report parser', () => {
     expect(val(c, 'overhead_percent', { command: 'ls', object: '[kernel.kallsyms]', symbol: '[k] do_syscall_64' })).toBe(0.36);
     const ch = c.tables!.callchains!.rows;
     expect(ch[0]!.slice(2, 4)).toEqual([21.09, 10]);
-    expect(ch[1]!.slice(0, 5)).toEqual([2, 'ls [k] do_syscall_64', 21.09, 9, 'do_syscall_64 <- __x64_sys_getdents64 <- iterate_dir <- ext4_readdir <- ext4_htree_fill_tree <- htree_dirblock_to_tree <- __ext4_read_dirblock <- ext4_bread <- ext4_read_bh']);
+    expect(ch[1]!.slice(0, 5)).toEqual([2, 'ls [k] do_syscall_64', 21.09, 9, 'ext4_read_bh <- ext4_bread <- __ext4_read_dirblock <- htree_dirblock_to_tree <- ext4_htree_fill_tree <- ext4_readdir <- iterate_dir <- __x64_sys_getdents64 <- do_syscall_64']);
   });
 
   it('reads --header facts (hostname, kernel, cpu, memory, perf version, record command)', () => {
@@ -67,12 +70,12 @@ describe('perf-report parser', () => {
     expect(val(flat, 'samples_total')).toBe(68);
     expect(flat.tables!.entries!.rows.length).toBe(52);
     expect(flat.tables!.callchains).toBeUndefined();
-    expect(flat.warnings).toEqual([]);
+    expect(unrounded(flat)).toEqual([]);
   });
 
   it('reads two events (one section each) and the Pid:Command sort key', () => {
     const c = parseText(read('perf-report-two-events-sort-dso-sym.txt'));
-    expect(c.warnings).toEqual([]);
+    expect(unrounded(c)).toEqual([]);
     expect(val(c, 'samples_total', { event: 'cpu-clock' })).toBe(20);
     expect(val(c, 'samples_total', { event: 'task-clock' })).toBe(19);
     expect(val(c, 'event_count_total', { event: 'task-clock' })).toBe(38076152);
@@ -87,7 +90,7 @@ describe('perf-report parser', () => {
 
   it('reads -g folded chains like the graph ones', () => {
     const folded = parseText(read('perf-report-g-folded.txt'));
-    expect(folded.warnings).toEqual([]);
+    expect(unrounded(folded)).toEqual([]);
     expect(folded.tables!.entries!.rows.length).toBe(3);
     const graph = parseText(read('perf-report-no-children.txt'));
     // the same chain, value and percent (the line each was printed on differs)
@@ -104,7 +107,7 @@ describe('perf-report parser', () => {
     expect(c.tables!.entries!.rows.length).toBe(10);
     // the cut row keeps its percentage (it was NaN: its cells were cut where the header's columns are)
     expect(c.tables!.entries!.rows.at(-1)!.slice(1, 5)).toEqual([2.94, 'ls', '', '']);
-    expect(c.warnings).toEqual([]);
+    expect(unrounded(c)).toEqual([]);
   });
 });
 
@@ -168,24 +171,24 @@ describe('perf-report: call graphs of perf record -g, Children and Self', () => 
     // the first 20 entries by Self come first, as before; those by Children are added after them
     expect(c.metrics.filter((m) => m.name === 'children_percent').length).toBeGreaterThan(20);
     expect(tableOf(c, 'entries').rows[0]).toEqual(['cpu-clock', 64.31, 0, 'burn', 'libc.so.6', '[.] __libc_start_call_main', 15]);
-    // children's graphs run caller first: from the entry down to what it called
+    // children's graphs are printed caller first (from the entry down to what it called); paths read callee first
     expect(c.facts).toMatchObject({ perf_callgraph_order: 'caller', perf_callgraph_mode: 'graph', perf_callgraph_value: 'percent' });
     expect(chains(c).slice(0, 3)).toEqual([
-      '51.65 __libc_start_call_main <- main <- sort_block <- mix',
-      '9.75 __libc_start_call_main <- main <- hash_block <- mix',
-      '0.71 __libc_start_call_main <- main <- __GI___libc_write',
+      '51.65 mix <- sort_block <- main <- __libc_start_call_main',
+      '9.75 mix <- hash_block <- main <- __libc_start_call_main',
+      '0.71 __GI___libc_write <- main <- __libc_start_call_main',
     ]);
     // the tree as printed: the "---" root (the entry's whole share), its branches with their parents
     expect(objects(c, 'callgraph').slice(0, 5)).toEqual([
-      { entry: 1, node: 1, parent: null, level: 0, percent: 64.31, value: null, frames: '__libc_start_call_main;main', line: 17 },
+      { entry: 1, node: 1, parent: null, level: 0, percent: 64.31, value: null, frames: 'main;__libc_start_call_main', line: 17 },
       { entry: 1, node: 2, parent: 1, level: 1, percent: 53.62, value: 53.62, frames: 'sort_block', line: 20 },
       { entry: 1, node: 3, parent: 2, level: 2, percent: 51.65, value: 51.65, frames: 'mix', line: 22 },
-      { entry: 1, node: 4, parent: 1, level: 1, percent: 9.75, value: 9.75, frames: 'hash_block;mix', line: 24 },
+      { entry: 1, node: 4, parent: 1, level: 1, percent: 9.75, value: 9.75, frames: 'mix;hash_block', line: 24 },
       { entry: 1, node: 5, parent: 1, level: 1, percent: 0.71, value: 0.71, frames: '__GI___libc_write', line: 27 },
     ]);
     // mix's graph: its own samples (the whole chain down to it) and what it called (0.86 %, below the graph's limit)
     expect(objects(c, 'callchains').filter((r) => r.entry === 3).map((r) => [r.percent, r.chain])).toEqual([
-      [50.94, '__libc_start_call_main <- main <- sort_block <- mix'], [9.59, '__libc_start_call_main <- main <- hash_block <- mix'], [0.86, 'mix'],
+      [50.94, 'mix <- sort_block <- main <- __libc_start_call_main'], [9.59, 'mix <- hash_block <- main <- __libc_start_call_main'], [0.86, 'mix'],
     ]);
   });
 
@@ -193,7 +196,7 @@ describe('perf-report: call graphs of perf record -g, Children and Self', () => 
     const callee = parseText(read('perf-report-no-children-callee.txt'));
     const caller = parseText(read('perf-report-no-children-G.txt'));
     for (const c of [callee, caller]) {
-      expect(c.warnings).toEqual([]);
+      expect(unrounded(c)).toEqual([]);
       expect(tableOf(c, 'entries').columns).toEqual(['event', 'overhead_percent', 'command', 'object', 'symbol', 'line']);
       expect(val(c, 'overhead_percent', { command: 'burn', object: 'burn', symbol: '[.] mix' })).toBe(60.69);
       expect(c.metrics.some((m) => m.name === 'children_percent')).toBe(false);
@@ -201,7 +204,7 @@ describe('perf-report: call graphs of perf record -g, Children and Self', () => 
     expect(callee.facts.perf_callgraph_order).toBe('callee');
     expect(caller.facts.perf_callgraph_order).toBe('caller');
     expect(chains(callee).slice(0, 2)).toEqual(['50.94 mix <- sort_block <- main <- __libc_start_call_main', '9.59 mix <- hash_block <- main <- __libc_start_call_main']);
-    expect(chains(caller).slice(0, 2)).toEqual(['50.94 __libc_start_call_main <- main <- sort_block <- mix', '9.59 __libc_start_call_main <- main <- hash_block <- mix']);
+    expect(chains(caller).slice(0, 2)).toEqual(['50.94 mix <- sort_block <- main <- __libc_start_call_main', '9.59 mix <- hash_block <- main <- __libc_start_call_main']);
     // a root chain alone ("---msort_with_tmp.part.0"): the entry's whole share, no value printed
     expect(objects(callee, 'callchains')[2]).toMatchObject({ entry: 2, percent: 23.58, chain: 'cmp <- msort_with_tmp.part.0' });
     expect(objects(callee, 'callchains')[3]).toMatchObject({ entry: 3, percent: 7.39, value: null, depth: 1, chain: 'msort_with_tmp.part.0' });
@@ -217,38 +220,40 @@ describe('perf-report: call graphs of perf record -g, Children and Self', () => 
     expect(parserForCommand('perf report -i /tmp/pr/fp.data --stdio -g callee')?.id).toBe('perf-report');
     const told = parseText(text, { context: { command: 'perf report -i /tmp/pr/fp.data --stdio -g callee' } });
     expect(told.facts.perf_callgraph_order).toBe('callee');
-    // without it, perf's default for Children (caller) is assumed: the frames are the same, only the fact differs
+    // without it, perf's default for Children (caller) is assumed, and the printed paths are turned round as a
+    // caller-order graph's would be: the command line is needed to read -g callee with Children right
     const bare = parseText(text);
     expect(bare.facts.perf_callgraph_order).toBe('caller');
-    expect(chains(bare)).toEqual(chains(c));
+    const turn = (line: string): string => { const sp = line.indexOf(' '); return `${line.slice(0, sp)} ${line.slice(sp + 1).split(' <- ').reverse().join(' <- ')}`; };
+    expect(chains(bare)).toEqual(chains(c).map(turn));
   });
 
   it('-g fractal: percentages of the parent, and "[...]" for the rest; no percent of the total for them', () => {
     const c = parseText(read('perf-report-fractal.txt'));
-    expect(c.warnings).toEqual([]);
+    expect(unrounded(c)).toEqual([]);
     expect(c.facts).toMatchObject({ perf_callgraph_mode: 'fractal', perf_callgraph_value: 'relative_percent', perf_callgraph_order: 'caller' });
     const g = objects(c, 'callgraph');
     expect(g.slice(0, 3)).toEqual([
-      { entry: 1, node: 1, parent: null, level: 0, percent: 64.31, value: null, frames: '__libc_start_call_main;main', line: 14 },
+      { entry: 1, node: 1, parent: null, level: 0, percent: 64.31, value: null, frames: 'main;__libc_start_call_main', line: 14 },
       { entry: 1, node: 2, parent: 1, level: 1, percent: null, value: 83.37, frames: 'sort_block', line: 17 },
       { entry: 1, node: 3, parent: 2, level: 2, percent: null, value: 99.55, frames: 'mix', line: 19 },
     ]);
     expect(g.some((r) => String(r.frames).startsWith('[...]'))).toBe(true);
-    expect(objects(c, 'callchains')[4]).toMatchObject({ percent: null, value: 0.45, chain: '__libc_start_call_main <- main <- sort_block <- [...] (inlined)' });
+    expect(objects(c, 'callchains')[4]).toMatchObject({ percent: null, value: 0.45, chain: '[...] (inlined) <- sort_block <- main <- __libc_start_call_main' });
   });
 
   it('-g flat: one chain per block, outermost first; -g folded with periods', () => {
     const flat = parseText(read('perf-report-flat.txt'));
-    expect(flat.warnings).toEqual([]);
+    expect(unrounded(flat)).toEqual([]);
     expect(flat.facts).toMatchObject({ perf_callgraph_mode: 'flat', perf_callgraph_value: 'percent' });
     expect(flat.tables!.callgraph).toBeUndefined();
     expect(objects(flat, 'callchains').slice(0, 3).map((r) => [r.entry, r.percent, r.depth, r.chain])).toEqual([
-      [1, 51.65, 4, '__libc_start_call_main <- main <- sort_block <- mix'],
-      [1, 9.75, 4, '__libc_start_call_main <- main <- hash_block <- mix'],
-      [1, 53.62, 3, '__libc_start_call_main <- main <- sort_block'],
+      [1, 51.65, 4, 'mix <- sort_block <- main <- __libc_start_call_main'],
+      [1, 9.75, 4, 'mix <- hash_block <- main <- __libc_start_call_main'],
+      [1, 53.62, 3, 'sort_block <- main <- __libc_start_call_main'],
     ]);
     const folded = parseText(read('perf-report-folded-period.txt'));
-    expect(folded.warnings).toEqual([]);
+    expect(unrounded(folded)).toEqual([]);
     expect(folded.facts).toMatchObject({ perf_callgraph_mode: 'folded', perf_callgraph_value: 'period', perf_callgraph_order: 'callee' });
     expect(objects(folded, 'callchains').slice(0, 2).map((r) => [r.percent, r.value, r.chain])).toEqual([
       [null, 162000000, 'mix <- sort_block <- main <- __libc_start_call_main'], [null, 30500000, 'mix <- hash_block <- main <- __libc_start_call_main'],
@@ -257,14 +262,14 @@ describe('perf-report: call graphs of perf record -g, Children and Self', () => 
 
   it('-g graph,…,count: sample counts on the branches, told apart from periods by the entry\'s share', () => {
     const c = parseText(read('perf-report-graph-count.txt'));
-    expect(c.warnings).toEqual([]);
+    expect(unrounded(c)).toEqual([]);
     expect(c.facts.perf_callgraph_value).toBe('samples');
     expect(objects(c, 'callgraph').slice(1, 3).map((r) => [r.frames, r.value, r.percent])).toEqual([['sort_block', 682, null], ['mix', 657, null]]);
   });
 
   it('-n --show-total-period: Samples and Period columns, per entry as samples_total and event_count_total', () => {
     const c = parseText(read('perf-report-n-period.txt'));
-    expect(c.warnings).toEqual([]);
+    expect(unrounded(c)).toEqual([]);
     expect(tableOf(c, 'entries').columns).toEqual(['event', 'children_percent', 'self_percent', 'samples', 'period', 'command', 'object', 'symbol', 'line']);
     expect(tableOf(c, 'entries').rows[2]).toEqual(['cpu-clock', 61.56, 60.69, 772, 193000000, 'burn', 'burn', '[.] mix', 39]);
     const mix = { command: 'burn', object: 'burn', symbol: '[.] mix' };
@@ -276,7 +281,7 @@ describe('perf-report: call graphs of perf record -g, Children and Self', () => 
     expect(c.metrics[2]!.name).toBe('overhead_percent');
     // -F: the fields in the order asked for
     const f = parseText(read('perf-report-F-fields.txt'));
-    expect(f.warnings).toEqual([]);
+    expect(unrounded(f)).toEqual([]);
     expect(tableOf(f, 'entries').columns).toEqual(['event', 'overhead_percent', 'samples', 'period', 'symbol', 'object', 'line']);
     expect(tableOf(f, 'entries').rows[0]).toEqual(['cpu-clock', 60.69, 772, 193000000, '[.] mix', 'burn', 12]);
     expect(val(f, 'samples_total', { object: 'burn', symbol: '[.] mix' })).toBe(772);
@@ -284,11 +289,11 @@ describe('perf-report: call graphs of perf record -g, Children and Self', () => 
 
   it('-g address (source lines in the frames) and --call-graph dwarf (inlined frames, deep recursion)', () => {
     const a = parseText(read('perf-report-address.txt'));
-    expect(a.warnings).toEqual([]);
+    expect(unrounded(a)).toEqual([]);
     expect(chains(a)[0]).toBe('18.95 mix burn.c:11 <- sort_block burn.c:27 <- main burn.c:44 <- __libc_start_call_main libc-start.c:74');
     expect(a.facts.perf_callgraph_order).toBe('callee');
     const d = parseText(read('perf-report-dwarf.txt'));
-    expect(d.warnings).toEqual([]);
+    expect(unrounded(d)).toEqual([]);
     expect(chains(d)[0]).toBe('48.47 mix <- sort_block <- main <- __libc_start_call_main <- __libc_start_main_impl (inlined) <- _start');
     const cmp = objects(d, 'callchains').filter((r) => r.entry === 2);
     expect(Math.max(...cmp.map((r) => Number(r.depth)))).toBe(33);
@@ -298,7 +303,7 @@ describe('perf-report: call graphs of perf record -g, Children and Self', () => 
 
   it('the brief\'s shell loop: dash has no frame pointers, so addresses and chains cut short are read as printed', () => {
     const c = parseText(read('perf-report-sh-loop.txt'));
-    expect(c.warnings).toEqual([]);
+    expect(c.warnings).toEqual([expect.stringMatching(ROUNDED)]);
     expect(val(c, 'samples_total')).toBe(2000);
     expect(val(c, 'overhead_percent', { command: 'sh', object: 'libc.so.6', symbol: '[.] __strcmp_avx2' })).toBe(20.13);
     expect(val(c, 'children_percent', { command: 'sh', object: 'dash', symbol: '[.] 0x0000558c66803e77' })).toBe(17.46);
@@ -313,23 +318,23 @@ describe('perf-report: --sort keys, --hierarchy, --group', () => {
     expect(val(dso, 'overhead_percent', { object: 'libc.so.6' })).toBe(36.33);
     expect(val(dso, 'children_percent', { object: 'libc.so.6' })).toBe(70.63);
     // an entry with neither command nor symbol is labelled by its keys
-    expect(objects(dso, 'callchains')[0]).toMatchObject({ entry: 1, entry_label: 'libc.so.6', percent: 20.31, chain: '__libc_start_call_main <- main <- sort_block <- mix' });
+    expect(objects(dso, 'callchains')[0]).toMatchObject({ entry: 1, entry_label: 'libc.so.6', percent: 20.31, chain: 'mix <- sort_block <- main <- __libc_start_call_main' });
     const sym = parseText(read('perf-report-mixed-sort-sym.txt'));
     expect(val(sym, 'overhead_percent', { symbol: '[.] mix' })).toBe(24.32);
     // sorted by symbol first, perf leaves the entry's own frame out of its root chain
-    expect(chains(sym)[0]).toBe('20.31 main <- sort_block <- mix');
+    expect(chains(sym)[0]).toBe('20.31 mix <- sort_block <- main');
     const comm = parseText(read('perf-report-mixed-sort-comm.txt'));
     expect(tableOf(comm, 'entries').rows.map((r) => r.slice(1, 4))).toEqual([[62.33, 62.33, 'sh'], [37.67, 37.67, 'burn']]);
     expect(val(comm, 'children_percent', { command: 'burn' })).toBe(37.67);
     const pid = parseText(read('perf-report-mixed-sort-pid.txt'));
     expect(tableOf(pid, 'entries').rows.map((r) => r[3])).toEqual(['12222:sh', '12224:burn']);
     expect(val(pid, 'overhead_percent', { pid_command: '12224:burn' })).toBe(37.67);
-    for (const c of [dso, sym, comm, pid]) expect(c.warnings).toEqual([]);
+    for (const c of [dso, sym, comm, pid]) expect(unrounded(c)).toEqual([]);
   });
 
   it('--hierarchy: nested rows (command / shared object / symbol), the leaves give the metrics', () => {
     const c = parseText(read('perf-report-mixed-hierarchy.txt'));
-    expect(c.warnings).toEqual([]);
+    expect(unrounded(c)).toEqual([]);
     const t = tableOf(c, 'entries');
     expect(t.columns).toEqual(['event', 'overhead_percent', 'command', 'object', 'symbol', 'level', 'line']);
     expect(t.rows.map((r) => r.slice(1, 6))).toEqual([
@@ -339,12 +344,12 @@ describe('perf-report: --sort keys, --hierarchy, --group', () => {
     expect(c.metrics.filter((m) => m.name === 'overhead_percent').map((m) => [m.labels!.symbol, m.value])).toEqual([
       ['[.] mix', 24.32], ['[.] __strcmp_avx2', 15.26], ['[.] cmp', 9.17],
     ]);
-    expect(chains(c)).toEqual(['5.51 __strcmp_avx2', '20.2 __libc_start_call_main <- main <- sort_block <- mix', '9 msort_with_tmp.part.0 <- cmp']);
+    expect(chains(c)).toEqual(['5.51 __strcmp_avx2', '20.2 mix <- sort_block <- main <- __libc_start_call_main', '9 cmp <- msort_with_tmp.part.0']);
   });
 
   it('--group: one value per member in Children and Self, each member\'s share labelled with its event', () => {
     const c = parseText(read('perf-report-group.txt'));
-    expect(c.warnings).toEqual([]);
+    expect(unrounded(c)).toEqual([]);
     expect(c.facts.perf_event).toBe('anon group { cpu-clock, task-clock }');
     expect(val(c, 'samples_total')).toBe(702);
     const t = tableOf(c, 'entries');
@@ -354,7 +359,7 @@ describe('perf-report: --sort keys, --hierarchy, --group', () => {
     expect(val(c, 'overhead_percent', { ...ms, event: 'cpu-clock' })).toBe(6.55);
     expect(val(c, 'overhead_percent', { ...ms, event: 'task-clock' })).toBe(7.12);
     expect(val(c, 'children_percent', { ...ms, event: 'task-clock' })).toBe(30.77);
-    expect(chains(c)[0]).toBe('51.57 __libc_start_call_main <- main <- sort_block <- mix');
+    expect(chains(c)[0]).toBe('51.57 mix <- sort_block <- main <- __libc_start_call_main');
   });
 });
 
@@ -414,6 +419,56 @@ describe('perf-report: budgets and pasted text', () => {
     expect(pasted.tables).toEqual(plain.tables);
     expect(pasted.metrics).toEqual(plain.metrics);
     expect(pasted.facts).toEqual(plain.facts);
-    expect(pasted.warnings).toEqual([]);
+    expect(unrounded(pasted)).toEqual([]);
+  });
+});
+
+describe('perf-report: one direction for paths whatever the print order (the shell loop, -g caller and --no-children)', () => {
+  const callerRep = parseText(read('perf-report-sh-loop-g-caller.txt'));
+  const calleeRep = parseText(read('perf-report-sh-loop-no-children.txt'));
+
+  it('reads a path callee first, each " <- " pointing to its caller, in both orders', () => {
+    expect(callerRep.facts.perf_callgraph_order).toBe('caller');
+    expect(calleeRep.facts.perf_callgraph_order).toBe('callee');
+    const path = (c: ParsedCapture): string | undefined =>
+      objects(c, 'callchains').map((r) => String(r.chain)).find((ch) => ch.endsWith('0x6e6572617020676e'));
+    // -g caller prints it 0x6e6572617020676e / 0x1 / __strcmp_avx2, --no-children __strcmp_avx2 / 0x1 / 0x6e…
+    expect(path(callerRep)).toBe('__strcmp_avx2 <- 0x1 <- 0x6e6572617020676e');
+    expect(path(calleeRep)).toBe('__strcmp_avx2 <- 0x1 <- 0x6e6572617020676e');
+    // a node's run of frames too
+    const run = (c: ParsedCapture): unknown => objects(c, 'callgraph').find((r) => String(r.frames).startsWith('__strcmp_avx2;0x1'))?.frames;
+    expect(run(callerRep)).toBe('__strcmp_avx2;0x1;0x6e6572617020676e');
+    expect(objects(calleeRep, 'callgraph').find((r) => r.frames === '0x1;0x6e6572617020676e')).toMatchObject({ entry: 1, parent: 1, level: 1 });
+  });
+
+  it('keeps caller mode\'s nesting: parents and levels follow the indentation', () => {
+    const g = objects(callerRep, 'callgraph');
+    // the "---0x557cb5094a98" entry: a root, branches under it, and theirs under them
+    expect(g.filter((r) => r.entry === 3).slice(0, 5)).toEqual([
+      { entry: 3, node: 16, parent: null, level: 0, percent: 11.46, value: null, frames: '0x557cb5094a98', line: 62 },
+      { entry: 3, node: 17, parent: 16, level: 1, percent: 5.13, value: 5.13, frames: '0x557cb5094aa0', line: 64 },
+      { entry: 3, node: 18, parent: 17, level: 2, percent: 4.28, value: 4.28, frames: '0x557c90961e77', line: 66 },
+      { entry: 3, node: 19, parent: 18, level: 3, percent: 2.3, value: 2.3, frames: '0x557c90960e90', line: 68 },
+      { entry: 3, node: 20, parent: 18, level: 3, percent: 0.98, value: 0.98, frames: '__strcspn_sse42', line: 70 },
+    ]);
+    expect(g.filter((r) => r.parent !== null).length).toBeGreaterThan(g.length / 3);
+    expect(Math.max(...g.map((r) => Number(r.level)))).toBeGreaterThanOrEqual(3);
+    // a row without a parent is a root ("---") or a top branch of a graph with no common root (__strcmp_avx2's callers)
+    for (const r of g.filter((x) => x.parent === null)) expect(r.level === 0 || r.level === 1).toBe(true);
+  });
+
+  it('says samples_total comes from perf\'s rounded "3K" header, unless perf record\'s summary gives the exact count', () => {
+    for (const c of [callerRep, calleeRep]) {
+      expect(val(c, 'samples_total')).toBe(3000);
+      expect(c.warnings).toEqual([
+        "line 6: samples_total 3,000 is perf's rounded header (3K: 3,000–3,999); perf record's summary gives the exact count",
+      ]);
+    }
+    // with perf record's summary in front (1272 samples), no warning
+    const rec = parseText(read('perf-report-record-then-report.txt'));
+    expect(val(rec, 'recorded_samples_total')).toBe(1272);
+    expect(rec.warnings.some((w) => ROUNDED.test(w))).toBe(false);
+    // an exact header ("# Samples: 275") says nothing
+    expect(parseText(read('perf-report-no-children.txt')).warnings).toEqual([]);
   });
 });

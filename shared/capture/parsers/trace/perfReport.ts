@@ -87,9 +87,10 @@ interface GNode {
 interface Entry { idx: number; base: number; label: string; symbol: string }
 
 /** A chain (a path of the graph, a flat or folded line) before its percent is decided. */
-interface ChainRow { row: Cell[]; value: number | null; pct: boolean; base: number; root: boolean }
+interface ChainRow { row: Cell[]; value: number | null; pct: boolean; base: number; root: boolean; frames: string[]; total: number }
 
-interface Section { event: string; samples: number; count?: number; line: number; members: string[] }
+/** `rounded`: the Samples header's text when perf printed it with a K/M/G suffix (truncated: 2K is 2,000–2,999) */
+interface Section { event: string; samples: number; count?: number; line: number; members: string[]; rounded?: { n: number; unit: string; mul: number } }
 
 class PerfReportSink implements LineSink {
   private out = emptyOutput();
@@ -116,6 +117,8 @@ class PerfReportSink implements LineSink {
   private chains: ChainRow[] = [];
   private droppedChains = 0;
   private nodes: Cell[][] = [];
+  /** each callgraph row's run of frames in printed order (parallel to nodes), joined once the order is known */
+  private nodeRuns: { frames: string[]; cut: number }[] = [];
   private droppedNodes = 0;
   private mode: 'graph' | 'flat' | 'folded' | null = null;
   private fractal = false;
@@ -173,7 +176,9 @@ class PerfReportSink implements LineSink {
       // --group: "anon group { cpu-clock, task-clock }" (or a named group's "{ … }")
       const g = /\{\s*([^{}]*?)\s*\}/.exec(event);
       const members = g ? g[1]!.split(/\s*,\s*/).filter(Boolean) : [event];
-      this.section = { event, samples: Math.round(Number(sm[1]!.replace(/,/g, '')) * mul), line: lineNo, members };
+      const n = Number(sm[1]!.replace(/,/g, ''));
+      this.section = { event, samples: Math.round(n * mul), line: lineNo, members };
+      if (sm[2]) this.section.rounded = { n, unit: sm[2], mul };
       this.sections.push(this.section);
       this.spans = null;
       this.hier = null;
@@ -390,6 +395,7 @@ class PerfReportSink implements LineSink {
       const id = this.nodes.length + 1;
       node.row = [entry.idx, id, real?.row ? Number(real.row[1]) : null, node.level, null, value, '', lineNo];
       this.nodes.push(node.row);
+      this.nodeRuns.push({ frames: node.frames, cut: 0 });
     } else this.droppedNodes++;
     this.stack.push(node);
   }
@@ -397,7 +403,7 @@ class PerfReportSink implements LineSink {
   private pop(): void {
     const node = this.stack.pop();
     if (!node || node.virtual) return;
-    if (node.row) node.row[6] = node.frames.join(';') + (node.cut ? `;…(${node.cut} more)` : '');
+    if (node.row) this.nodeRuns[Number(node.row[1]) - 1]!.cut = node.cut;
     if (node.hasChild || !this.entry) return;
     // a leaf: its path from the top of the graph is a chain
     const isRoot = node.value === null;
@@ -441,8 +447,8 @@ class PerfReportSink implements LineSink {
   }
 
   /**
-   * One path of the graph (or a flat / folded chain): `frames` in printed order (at most MAX_PATH_FRAMES of `total`),
-   * `last` its last frame. Its frames are joined with " <- " up to MAX_CHAIN_CHARS, the rest counted.
+   * One path of the graph (or a flat / folded chain): `frames` in printed order (at most MAX_PATH_FRAMES of `total`,
+   * the first ones printed), `last` its last frame. Its chain text is made at the end, once the order is known.
    */
   private addChain(frames: string[], total: number, value: number | null, pct: boolean, lineNo: number, last = frames[frames.length - 1]): void {
     const entry = this.entry!;
@@ -456,21 +462,36 @@ class PerfReportSink implements LineSink {
       if (isFirst && !isLast) this.order.first++;
       else if (isLast && !isFirst) this.order.last++;
     }
-    let chain = '';
-    let shown = 0;
-    for (const f of frames) {
-      if (chain.length + f.length > MAX_CHAIN_CHARS) {
-        if (!shown) { chain = f.slice(0, MAX_CHAIN_CHARS) + '…'; shown = 1; }
-        break;
-      }
-      chain += (shown ? ' <- ' : '') + f;
-      shown++;
-    }
-    if (shown < total) chain += `${shown ? ' <- ' : ''}…(${total - shown} more)`;
-    this.chains.push({ row: [entry.idx, entry.label, null, total, chain, value, lineNo], value, pct, base: entry.base, root: value === null });
+    this.chains.push({ row: [entry.idx, entry.label, null, total, '', value, lineNo], value, pct, base: entry.base, root: value === null, frames, total });
   }
 
   // ---------------------------------------------------------------- the result
+
+  /**
+   * A path's text, callee first whatever the print order: each " <- " points to the caller of the frame before it.
+   * `printed` holds the first frames printed of `total`; in caller order they are the outermost callers, so the
+   * frames not kept are the callee side and are counted in front.
+   */
+  private static chainText(printed: string[], total: number, caller: boolean): string {
+    const frames = caller ? printed.slice().reverse() : printed;
+    const missing = total - printed.length;
+    const parts: string[] = [];
+    let len = 0;
+    if (caller && missing > 0) { parts.push(`…(${missing} more)`); len = parts[0]!.length; }
+    let shown = 0;
+    for (const f of frames) {
+      if (len + f.length > MAX_CHAIN_CHARS) {
+        if (!parts.length) { parts.push(f.slice(0, MAX_CHAIN_CHARS) + '…'); shown = 1; }
+        break;
+      }
+      parts.push(f);
+      len += f.length + 4;
+      shown++;
+    }
+    const rest = frames.length - shown + (caller ? 0 : missing);
+    if (rest > 0) parts.push(`…(${rest} more)`);
+    return parts.join(' <- ');
+  }
 
   /** caller: frames run from the outermost caller down; callee: from the entry's function up to its callers. */
   private callOrder(): 'caller' | 'callee' {
@@ -530,14 +551,22 @@ class PerfReportSink implements LineSink {
       const absolute = kind === 'percent';
       for (const c of this.chains) c.row[2] = c.root ? (Number.isFinite(c.base) ? c.base : null) : absolute && c.pct ? c.value : null;
       for (const r of this.nodes) r[4] = r[5] === null ? this.baseOf(Number(r[0])) : absolute ? r[5] ?? null : null;
+      // frames callee first in both orders (perf_callgraph_order says how perf printed them)
+      const caller = out.facts.perf_callgraph_order === 'caller';
+      for (const c of this.chains) c.row[4] = PerfReportSink.chainText(c.frames, c.total, caller);
+      this.nodes.forEach((r, i) => {
+        const run = this.nodeRuns[i]!;
+        const cut = run.cut ? [`…(${run.cut} more)`] : [];
+        r[6] = (caller ? [...cut, ...run.frames.slice().reverse()] : [...run.frames, ...cut]).join(';');
+      });
     }
     if (this.chains.length) {
       out.tables.callchains = table(['entry', 'entry_label', 'percent', 'depth', 'chain', 'value', 'line'], this.chains.map((c) => c.row),
-        'paths of the call graph under each entry (leaves of the graph, flat and folded chains), frames in printed order (fact perf_callgraph_order)');
+        'paths of the call graph under each entry (leaves of the graph, flat and folded chains), callee first: each " <- " points to the caller (fact perf_callgraph_order: how perf printed them)');
     }
     if (this.nodes.length) {
       out.tables.callgraph = table(['entry', 'node', 'parent', 'level', 'percent', 'value', 'frames', 'line'], this.nodes,
-        'the call graph as printed: one row per node (a run of frames joined with ";"), parent node, value as printed');
+        'the call graph as printed: one row per node (a run of frames joined with ";", callee first whatever the print order), parent node (its parent in the printed tree), value as printed');
     }
     if (this.preamble.n) {
       const p = this.preamble;
@@ -548,6 +577,14 @@ class PerfReportSink implements LineSink {
       this.w.add(`call graphs beyond the first ${MAX_CHAINS} paths / ${MAX_NODES} nodes were not kept (${this.droppedChains} paths, ${this.droppedNodes} nodes): the top entries' graphs are`);
     }
     for (const u of this.rec.unread) this.w.add(u);
+    if (!metrics.some((m) => m.name === 'recorded_samples_total')) {
+      for (const e of this.sections) {
+        const r = e.rounded;
+        if (!r) continue;
+        const fmt = (v: number): string => v.toLocaleString('en-US');
+        this.w.add(`line ${e.line}: samples_total ${fmt(e.samples)}${multi ? ` (${e.event})` : ''} is perf's rounded header (${fmt(r.n)}${r.unit}: ${fmt(e.samples)}–${fmt(Math.round((r.n + 1) * r.mul) - 1)}); perf record's summary gives the exact count`);
+      }
+    }
     if (!this.sections.length && !this.rows.length) {
       if (out.toolVersion || out.facts.perf_record_command) this.w.add('the perf.data header only (perf report --header-only): no entries');
       else this.w.add(`no perf report rows found${this.rec.lines ? ' (only perf record\'s summary)' : ''}`);
