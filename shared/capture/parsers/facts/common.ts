@@ -38,13 +38,13 @@ export abstract class FactsSink implements LineSink {
   line(text: string, lineNo: number): void {
     if (this.seen < 5 && this.command === undefined) {
       const c = commandLine(text, this.tools);
-      if (c !== undefined) { this.command = c; this.onCommand(c); return; }
+      if (c !== undefined) { this.setCommand(c); return; }
     }
     if (text.trim() !== '') this.seen++;
     this.read(text, lineNo);
   }
 
-  /** The command line, told from outside the text (CaptureStream's `command`): as a prompt line at the top. */
+  /** The command line: a prompt line at the top, or told from outside the text (a capture kit's manifest, CaptureStream's `context`). */
   setCommand(cmd: string): void {
     this.command = cmd;
     this.onCommand(cmd);

@@ -145,27 +145,28 @@ export const sysctl: CaptureParser = {
     let lastKey = '';
     let lastLine = -1;
     let fromConf = false;
+    /** A sysctl command line (a prompt line keeps the first as the capture's): `sysctl -n k1 k2` maps the values below it to keys. */
+    const takeCommand = (c: string, told = false): void => {
+      if (told) out.command = c; else out.command ??= c;
+      pendingKeys = valuesOnlyKeys(c);
+      valuesOnlyIndex = 0;
+    };
     return {
-      /** the command line told from outside the text (a capture kit's manifest): `sysctl -n k1 k2` maps the values to keys */
+      /** the command line told from outside the text (a capture kit's manifest), read as a prompt line */
       setCommand(cmd) {
-        if (!isSysctlCommand(cmd)) return;
-        out.command = cmd;
-        pendingKeys = valuesOnlyKeys(cmd);
-        valuesOnlyIndex = 0;
+        if (isSysctlCommand(cmd)) takeCommand(cmd, true);
       },
       line(text, lineNo) {
         const line = text.trim();
         if (!line) return;
         if (line.startsWith('#') || line.startsWith(';')) {
           const c = commandLine(line, TOOLS);
-          if (c && isSysctlCommand(c)) { out.command ??= c; pendingKeys = valuesOnlyKeys(c); valuesOnlyIndex = 0; }
+          if (c && isSysctlCommand(c)) takeCommand(c);
           return;
         }
         const c = commandLine(line, TOOLS, { bare: true });
         if (c && isSysctlCommand(c) && !KV.test(line)) {
-          out.command ??= c;
-          pendingKeys = valuesOnlyKeys(c);
-          valuesOnlyIndex = 0;
+          takeCommand(c);
           return;
         }
         const e = ERR.exec(line);
