@@ -7,6 +7,11 @@ import { formatNumber, formatQuantity } from './units';
 
 export const COMPARATOR_LABELS: Record<Comparator, string> = { '>=': '≥', '<=': '≤', '>': '>', '<': '<', '=': '=' };
 
+/** A series' or metric's labels as one text, "device=vda cpu=all" ('' without labels). */
+export function labelsText(labels: Readonly<Record<string, string>> | undefined): string {
+  return Object.entries(labels ?? {}).map(([k, v]) => `${k}=${v}`).join(' ');
+}
+
 /** "1 capture", "2,197 captures": a count with its noun. */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;

@@ -15,7 +15,7 @@ import { experimentChanged, profilesChanged, studiesChanged } from '../../app/ch
 import { useQuery } from '../../app/useQuery';
 import { BarChart } from '../../components/Chart/BarChart';
 import { SeriesChart } from '../../components/Chart/SeriesChart';
-import { formatPercent } from '../../../../shared/format';
+import { formatPercent, labelsText } from '../../../../shared/format';
 import './comparison.css';
 
 export function CompareView({ a, b }: { a: number | null; b: number | null }) {
@@ -174,7 +174,7 @@ function Overlay({ c }: { c: ExperimentComparison }) {
   const [column, setColumn] = useState<string | null>(null);
   const col = column ?? (columns.includes('w/s') ? 'w/s' : columns[0] ?? null);
   // the column's series on A (one per device, CPU, process …): which one to overlay
-  const variants = useMemo(() => (capA.data?.parsed.series ?? []).filter((s) => s.column === col).map((s) => labelText(s.labels)), [capA.data, col]);
+  const variants = useMemo(() => (capA.data?.parsed.series ?? []).filter((s) => s.column === col).map((s) => labelsText(s.labels)), [capA.data, col]);
   const [variant, setVariant] = useState<string | null>(null);
   const chosen = variant !== null && variants.includes(variant) ? variant : variants.includes('cpu=all') ? 'cpu=all' : variants[0] ?? '';
   const [points, setPoints] = useState<SeriesPoints[] | null>(null);
@@ -183,7 +183,7 @@ function Overlay({ c }: { c: ExperimentComparison }) {
   useEffect(() => {
     if (!capA.data || !capB.data || col === null) return;
     // the same column on both sides; the same labels (device, cpu …) where B has them
-    const ia = capA.data.parsed.series.findIndex((s) => s.column === col && labelText(s.labels) === chosen);
+    const ia = capA.data.parsed.series.findIndex((s) => s.column === col && labelsText(s.labels) === chosen);
     const sa = capA.data.parsed.series[ia];
     const sameLabels = capB.data.parsed.series.findIndex((s) => s.column === col && JSON.stringify(s.labels ?? {}) === JSON.stringify(sa?.labels ?? {}));
     const ib = sameLabels >= 0 ? sameLabels : capB.data.parsed.series.findIndex((s) => s.column === col);
@@ -245,11 +245,6 @@ function Overlay({ c }: { c: ExperimentComparison }) {
       )}
     </section>
   );
-}
-
-/** "device=vda", "cpu=all pid=42": a series' labels as one choice */
-function labelText(labels: Readonly<Record<string, string>> | undefined): string {
-  return Object.entries(labels ?? {}).map(([k, v]) => `${k}=${v}`).join(' ');
 }
 
 /** An experiment's title shortened for a bar's label (the full title is the chart's hover and the view's header). */

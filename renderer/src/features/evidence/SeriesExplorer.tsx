@@ -16,6 +16,7 @@ import { useApp } from '../../app/AppContext';
 import { SeriesChart } from '../../components/Chart/SeriesChart';
 import type { SeriesTrace } from '../../components/Chart/SeriesChart';
 import { ALL, MAX_TRACES, narrowDimensions } from './seriesPickers';
+import { labelsText } from '../../../../shared/format';
 
 const POINTS = 1500;
 
@@ -57,7 +58,7 @@ export function SeriesExplorer({ captureId, name, series, run }: { captureId: nu
   const first = points[0];
   const scale = displayScale(first?.unit ?? '', Math.max(0, ...points.flatMap((p) => p.y.map((v) => Math.abs(v ?? 0)))), first?.name);
   const traces = useMemo<SeriesTrace[]>(() => points.map((p) => ({
-    name: Object.entries(p.labels ?? {}).map(([k, v]) => `${k}=${v}`).join(' ') || p.column,
+    name: labelsText(p.labels) || p.column,
     x: p.x,
     y: p.y.map((v) => (v === null ? null : v * scale.factor)),
   })), [points, scale.factor]);
