@@ -3,7 +3,9 @@
  * not a cut-out string) give exactly what the same lines give through line(): whole texts against
  * the same texts written a few characters at a time (every line then crosses a chunk boundary and
  * is fed as a string), lines with ANSI colour codes or control characters (refused in place,
- * cleaned, then read), and ValueStore.padTo against one push(NaN) per missing sample.
+ * cleaned, then read), ValueStore.padTo against one push(NaN) per missing sample, and a RowStore
+ * (the columns of a row pushed at once, as vmstat and iostat rows are) against one ValueStore per
+ * column, split or not.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -11,7 +13,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { CaptureStream, parseText } from '../../shared/capture/registry';
 import { toCaptureJson } from '../../shared/capture/json';
-import { ValueStore } from '../../shared/capture/parsers/sysstat/common';
+import { Collector, RowStore, ValueStore } from '../../shared/capture/parsers/sysstat/common';
 import type { Series } from '../../shared/capture/types';
 
 const FIX = path.join(__dirname, '..', 'fixtures', 'captures');
@@ -97,5 +99,69 @@ describe('ValueStore.padTo', () => {
         expect(finish(a)).toEqual(finish(b));
       },
     ), { numRuns: 300 });
+  });
+});
+
+describe('RowStore', () => {
+  const finish = (st: RowStore, c: number): Series => {
+    const s: Series = { name: 'x', column: 'x', unit: '', values: [] };
+    st.finishColumn(c, s);
+    return s;
+  };
+  const value = fc.oneof(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.constant(NaN), fc.constant(Infinity));
+
+  it('keeps each column exactly as a store of its own would, padded, timed, thinned and split part way', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 4 }),
+      fc.array(fc.tuple(fc.nat(12), fc.array(value, { minLength: 4, maxLength: 4 }), fc.boolean()), { maxLength: 150 }),
+      fc.constantFrom(2, 4, 6, 16),
+      fc.nat(160),
+      fc.option(fc.nat(30), { nil: undefined }),
+      (columns, steps, budget, splitAt, tail) => {
+        const rows = new RowStore(columns, budget);
+        const own = Array.from({ length: columns }, () => new ValueStore(budget));
+        let parts: ValueStore[] | null = null;
+        let idx = 0;
+        steps.forEach(([gap, vals, timed], step) => {
+          idx += gap;
+          if (step === splitAt) parts = rows.split();
+          for (let c = 0; c < columns; c++) { own[c]!.padTo(idx); own[c]!.push(vals[c]!); }
+          if (parts) parts.forEach((p, c) => { p.padTo(idx); p.push(vals[c]!); });
+          else { rows.padTo(idx); rows.pushRow(vals); }
+          if (timed) {
+            for (const st of [...own, ...(parts ?? [rows])]) st.time(idx * 1000);
+          }
+          idx++;
+        });
+        expect(rows.dissolved).toBe(parts !== null);
+        for (let c = 0; c < columns; c++) {
+          if (tail !== undefined) { own[c]!.padTo(idx + tail); (parts?.[c] ?? rows).padTo(idx + tail); }
+          const got = parts ? finish(parts[c]!, 0) : finish(rows, c);
+          expect(got).toEqual(finish(own[c]!, 0));
+        }
+      },
+    ), { numRuns: 400 });
+  });
+
+  it('Collector: series pushed a row at a time share a store until one of them is asked for again', () => {
+    const col = new Collector(4);
+    const [a, b] = [col.get('a', 'a', ''), col.get('b', 'b', '')];
+    const rows = col.rows([a, b])!;
+    expect(col.rows([a, b])).toBe(rows); // the same columns again: the same store
+    for (let i = 0; i < 9; i++) rows.pushRow([i, 10 * i]);
+    // another layout shares column b: the shared store is split, each series goes on in its own
+    const c = col.get('c', 'c', '');
+    expect(col.rows([b, c])).toBeNull();
+    expect(rows.dissolved).toBe(true);
+    col.store(b).push(90);
+    col.store(c).push(7);
+    const out = col.finish(false, 10);
+    // budget 4: a's 9 samples are thinned to stride 4 (0, 4, 8), padded to 10 samples with NaN at 9
+    expect(out.map((s) => [s.name, s.values, s.stride])).toEqual([
+      ['a', [0, 4, 8], 4],
+      ['b', [0, 40, 80], 4],
+      ['c', [7, NaN, NaN], 4], // 7 and nine NaN: thinned too
+    ]);
+    expect(out[1]!.stats).toMatchObject({ count: 10, min: 10, max: 90, last: 90 });
   });
 });

@@ -4,7 +4,7 @@
  * that pads late series with NaN so series line up by sample index.
  */
 import type { FactValue, Labels, Series, SeriesStats, Unit } from '../../types';
-import { MAX_POINTS_PER_SERIES, SeriesSet, foldStats, pointBudget, statsOf, thinHalf } from '../../series';
+import { MAX_POINTS_PER_SERIES, SeriesSet, pointBudget, thinHalf } from '../../series';
 
 // ---------------------------------------------------------------------------------------------
 // Numbers
@@ -315,13 +315,20 @@ export function hasInterval(cmd: string | undefined): boolean | undefined {
 /**
  * A cached handle on one series: values are pushed directly (no label-key work per value).
  * `pad` fills a series that appears late (or misses a sample) with NaN up to the sample index.
- * Every series keeps at most `budget` points (MAX_POINTS_PER_SERIES): see ValueStore.
+ * Every series keeps at most `budget` points (MAX_POINTS_PER_SERIES): see RowStore.
+ *
+ * Series that always get their samples together (the columns of a vmstat row, a device's iostat
+ * row) can share one RowStore (`rows`): a row is padded, kept or skipped by the stride once for
+ * all its columns. A series has one store: asking for it again, alone or in another set, splits
+ * the shared store into one store per series first (`RowStore.split`), which go on exactly where
+ * it was — so parsers keep a set's store only while `rows.dissolved` is false.
  */
 export class Collector {
-  /** lookup by name + labels; values go through the ValueStores, not the set's push */
+  /** lookup by name + labels; values go through the stores, not the set's push */
   private readonly set = new SeriesSet();
   get list(): Series[] { return this.set.list; }
-  private readonly stores = new Map<Series, ValueStore>();
+  /** each series' store and its column in it */
+  private readonly stores = new Map<Series, { rows: RowStore; col: number }>();
   private readonly budget: number;
 
   /** `budget`: points kept per series (tests use small ones) */
@@ -329,11 +336,42 @@ export class Collector {
     this.budget = pointBudget(budget);
   }
 
-  /** the value store of a series (hot paths push here; finish() builds values, times, stride, stats) */
+  /** the value store of one series (hot paths push here; finish() builds values, times, stride, stats) */
   store(s: Series): ValueStore {
-    let st = this.stores.get(s);
-    if (!st) { st = new ValueStore(this.budget); this.stores.set(s, st); }
-    return st;
+    const at = this.stores.get(s);
+    if (at === undefined) {
+      const st = new ValueStore(this.budget);
+      this.stores.set(s, { rows: st, col: 0 });
+      return st;
+    }
+    if (at.rows.columns === 1) return at.rows as ValueStore;
+    this.splitRows(at.rows);
+    return this.stores.get(s)!.rows as ValueStore;
+  }
+
+  /**
+   * One store for series pushed a whole row at a time, column i = series[i]; the same store again
+   * for the same list. A series already stored otherwise gets its own store: returns null, and the
+   * caller pushes per series through store().
+   */
+  rows(series: readonly Series[]): RowStore | null {
+    const first = series.length ? this.stores.get(series[0]!) : undefined;
+    if (first !== undefined && first.col === 0 && first.rows.columns === series.length && !first.rows.dissolved
+      && series.every((s, i) => { const at = this.stores.get(s); return at !== undefined && at.rows === first.rows && at.col === i; })) {
+      return first.rows;
+    }
+    if (series.some((s) => this.stores.has(s)) || new Set(series).size !== series.length) {
+      for (const s of series) { const at = this.stores.get(s); if (at !== undefined && at.rows.columns > 1) this.splitRows(at.rows); }
+      return null;
+    }
+    const rows = new RowStore(series.length, this.budget);
+    series.forEach((s, col) => this.stores.set(s, { rows, col }));
+    return rows;
+  }
+
+  private splitRows(rows: RowStore): void {
+    const parts = rows.split();
+    for (const [s, at] of this.stores) if (at.rows === rows) this.stores.set(s, { rows: parts[at.col]!, col: 0 });
   }
 
   get(name: string, column: string, unit: Unit, labels?: Labels, extraKey = ''): Series {
@@ -360,9 +398,9 @@ export class Collector {
   /** final list; `sinceBoot` marks values[0] as the since-boot report; `samples` pads every series with NaN to that many */
   finish(sinceBoot: boolean, samples?: number): Series[] {
     for (const s of this.list) {
-      const st = this.store(s);
-      if (samples !== undefined) st.padTo(samples);
-      st.finishInto(s);
+      const at = this.stores.get(s) ?? { rows: new ValueStore(this.budget), col: 0 };
+      if (samples !== undefined) at.rows.padTo(samples);
+      at.rows.finishColumn(at.col, s);
       // explicit either way: a -y run or an interval-only tool says false rather than nothing
       s.firstSampleSinceBoot = sinceBoot && s.values.length > 0;
     }
@@ -372,87 +410,110 @@ export class Collector {
 }
 
 /**
- * Column storage for the hot paths: one array of doubles per series, grown by doubling up to the
- * point budget (and never re-copied after), holding never more than `budget` points: when it is
- * full, every other point is dropped and the stride doubles (kept points are samples 0, stride,
- * 2·stride …). From the first thinning on, `stats` keeps exact count/first/min/max/sum/last over every sample. Times (epoch ms, NaN =
- * none) are stored alongside once a sample has one. finishInto() hands the values array itself to
- * the series, cut to its length (no copy: a 1 GB iostat -x -p ALL log keeps 226 × 50,000 points,
- * which would otherwise be held twice at the end of a parse).
+ * Column storage for the hot paths: the samples of one or more series that are pushed a row at a
+ * time (`columns` of them; a ValueStore is one), one array of doubles per column, grown by doubling
+ * up to the point budget (and never re-copied after), holding never more than `budget` points:
+ * when it is full, every other point is dropped and the stride doubles (kept points are samples 0,
+ * stride, 2·stride …), once for every column. From the first thinning on, exact
+ * count/first/min/max/sum/last are kept per column over every sample (as foldStats keeps them).
+ * Times (epoch ms, NaN = none) are stored alongside once a sample has one. finishColumn() hands the
+ * column's array itself to its series, cut to its length (no copy: a 1 GB iostat -x -p ALL log
+ * keeps 226 × 50,000 points, which would otherwise be held twice at the end of a parse).
  */
-export class ValueStore {
+export class RowStore {
   /** samples pushed (kept or not): the next sample's index */
   len = 0;
-  /** the kept points; its length is the capacity (a JS array of doubles: it becomes the series' values) */
-  private buf: number[] = [];
+  /** this store was split into one store per column (Collector.rows): push there, not here */
+  dissolved = false;
+  /** the kept points of each column; `cap` is their length (JS arrays of doubles: they become the series' values) */
+  private bufs: number[][];
+  private cap = 0;
   /** times of the kept points, NaN = none; slots at and after `kept` are always NaN */
   private tbuf: Float64Array | null = null;
   private kept = 0;
   private stride = 1;
   /** index of the next sample to keep */
   private next = 0;
-  private stats: SeriesStats | null = null;
+  /** exact statistics per column, from the first thinning on (`thinned`); count is `len` */
+  private thinned = false;
+  private readonly first: Float64Array;
+  private readonly n: Float64Array;
+  private readonly sum: Float64Array;
+  private readonly min: Float64Array;
+  private readonly max: Float64Array;
+  private readonly last: Float64Array;
+  private readonly sumAll: Float64Array;
+  private readonly nanRow: Float64Array;
   private readonly budget: number;
 
-  constructor(budget: number = MAX_POINTS_PER_SERIES) {
+  constructor(readonly columns: number, budget: number = MAX_POINTS_PER_SERIES) {
     this.budget = pointBudget(budget);
+    this.bufs = Array.from({ length: columns }, () => []);
+    this.first = new Float64Array(columns);
+    this.n = new Float64Array(columns);
+    this.sum = new Float64Array(columns);
+    this.min = new Float64Array(columns);
+    this.max = new Float64Array(columns);
+    this.last = new Float64Array(columns);
+    this.sumAll = new Float64Array(columns);
+    this.nanRow = new Float64Array(columns).fill(NaN);
   }
 
-  push(v: number): void {
+  /** Push one sample of every column: row[0 .. columns). */
+  pushRow(row: ArrayLike<number>): void {
     const i = this.len++;
-    const st = this.stats;
-    if (st !== null) foldStats(st, v);
+    if (this.thinned) this.foldRow(row, i);
     if (i !== this.next) return;
-    if (this.kept === this.buf.length) this.makeRoom(v);
-    this.buf[this.kept++] = v;
+    if (this.kept === this.cap) this.makeRoom(row, i);
+    const k = this.kept++;
+    const bufs = this.bufs;
+    for (let c = 0; c < this.columns; c++) bufs[c]![k] = row[c]!;
     this.next = i + this.stride;
   }
 
+  /** foldStats of sample `i` (row) into each column's statistics */
+  private foldRow(row: ArrayLike<number>, i: number): void {
+    for (let c = 0; c < this.columns; c++) this.fold(c, row[c]!, i);
+  }
+
+  /** foldStats of sample `i` of column `c` (value v) */
+  private fold(c: number, v: number, i: number): void {
+    if (v - v !== 0) return; // not finite (a missing sample): counted only
+    this.sumAll[c] = this.sumAll[c]! + v;
+    if (i === 0) { this.first[c] = v; return; }
+    const n = this.n[c]!;
+    if (n === 0) { this.min[c] = v; this.max[c] = v; } else {
+      if (v < this.min[c]!) this.min[c] = v;
+      if (v > this.max[c]!) this.max[c] = v;
+    }
+    this.n[c] = n + 1;
+    this.sum[c] = this.sum[c]! + v;
+    this.last[c] = v;
+  }
+
   /**
-   * Missing samples (NaN) up to sample `idx` (exclusive): the same as push(NaN) until len === idx,
-   * without a call per sample — a NaN changes no statistic but the count, and the kept ones are
-   * written in one fill while the points are not thinned yet.
+   * Missing samples (NaN) up to sample `idx` (exclusive): the same as pushing NaN rows until
+   * len === idx, without a call per sample — a NaN changes no statistic but the count, and the
+   * kept ones are written in one fill while the points are not thinned yet.
    */
   padTo(idx: number): void {
-    if (this.len >= idx) return;
-    const st = this.stats;
-    if (st !== null) {
-      // thinned: the samples the stride skips are only counted, a kept one is a NaN point
-      let i = this.len;
-      while (i < idx) {
-        const next = this.next;
-        if (i !== next) {
-          const to = next < idx ? next : idx;
-          st.count += to - i;
-          i = this.len = to;
-        } else {
-          this.push(NaN);
-          i = this.len;
-        }
-      }
-      return;
-    }
     while (this.len < idx) {
-      const i = this.len;
-      if (i !== this.next) {
-        // samples the stride skips: counted only
-        const skip = Math.min(idx, this.next) - i;
-        this.len = i + skip;
-        this.stats!.count += skip;
-        continue;
-      }
-      if (this.stride === 1 && this.stats === null) {
-        const m = Math.min(idx - i, this.buf.length - this.kept);
+      if (this.thinned) {
+        // the samples the stride skips are only counted; a kept one is a NaN point
+        const next = this.next;
+        if (this.len !== next) { this.len = next < idx ? next : idx; continue; }
+      } else {
+        // not thinned (yet): every sample is kept (stride 1); times at and after `kept` are NaN already
+        const m = Math.min(idx - this.len, this.cap - this.kept);
         if (m > 0) {
-          // times at and after `kept` are NaN already
-          this.buf.fill(NaN, this.kept, this.kept + m);
+          for (const b of this.bufs) b.fill(NaN, this.kept, this.kept + m);
           this.kept += m;
-          this.len = i + m;
+          this.len += m;
           this.next = this.len;
           continue;
         }
       }
-      this.push(NaN);
+      this.pushRow(this.nanRow);
     }
   }
 
@@ -463,61 +524,112 @@ export class ValueStore {
     let tb = this.tbuf;
     if (tb === null) {
       if (t === null) return;
-      tb = this.tbuf = new Float64Array(this.buf.length).fill(NaN);
+      tb = this.tbuf = new Float64Array(this.cap).fill(NaN);
     }
     tb[k] = t ?? NaN;
   }
 
-  /** grow the buffers, or (at the budget) thin them 2:1 */
-  private makeRoom(v: number): void {
-    const cap = this.buf.length;
+  /** grow the buffers, or (at the budget) thin them 2:1; `row` is sample `i`, about to be kept */
+  private makeRoom(row: ArrayLike<number>, i: number): void {
+    const cap = this.cap;
     if (cap < this.budget) {
       // doubling, but from 16,384 points straight to the budget: arrays that large live in the
       // large-object space until a full GC, and 226 series growing 16k → 32k → 50k at once left
       // ~90 MB of them behind during a 1 GB import (its peak RSS)
       const size = Math.min(this.budget, cap >= 16384 ? this.budget : Math.max(64, cap * 2));
-      const nb = new Array<number>(size);
-      const buf = this.buf;
-      for (let j = 0; j < this.kept; j++) nb[j] = buf[j]!;
-      this.buf = nb;
+      this.bufs = this.bufs.map((buf) => {
+        const nb = new Array<number>(size);
+        for (let j = 0; j < this.kept; j++) nb[j] = buf[j]!;
+        return nb;
+      });
       if (this.tbuf !== null) {
         const nt = new Float64Array(size).fill(NaN);
         nt.set(this.tbuf);
         this.tbuf = nt;
       }
+      this.cap = size;
       return;
     }
-    if (this.stats === null) {
-      // first thinning: every sample so far is still in buf (v is not yet)
-      this.stats = statsOf(this.buf, this.kept);
-      foldStats(this.stats, v);
+    if (!this.thinned) {
+      // first thinning: every sample so far is still in the buffers (row is not yet)
+      this.thinned = true;
+      this.n.fill(0); this.sum.fill(0); this.sumAll.fill(0); this.first.fill(NaN);
+      this.bufs.forEach((b, c) => { for (let j = 0; j < this.kept; j++) this.fold(c, b[j]!, j); });
+      this.foldRow(row, i);
     }
-    const n = thinHalf(this.buf, this.kept);
+    let n = 0;
+    for (const b of this.bufs) n = thinHalf(b, this.kept);
     if (this.tbuf !== null) { thinHalf(this.tbuf, this.kept); this.tbuf.fill(NaN, n); }
     this.kept = n;
     this.stride *= 2;
   }
 
-  /** move the points into `s` (values, times, and stride/stats when thinned) and reset */
-  finishInto(s: Series): void {
+  /** column `c`'s statistics as a series keeps them (foldStats' shape) */
+  private statsOf(c: number): SeriesStats {
+    const n = this.n[c]!;
+    const first = this.first[c]!;
+    return {
+      count: this.len, first: first === first ? first : null, n, sum: this.sum[c]!,
+      min: n ? this.min[c]! : null, max: n ? this.max[c]! : null, last: n ? this.last[c]! : null, sumAll: this.sumAll[c]!,
+    };
+  }
+
+  /** move column `c`'s points into `s` (values, times, and stride/stats when thinned); the store keeps no hold on them */
+  finishColumn(c: number, s: Series): void {
     const k = this.kept;
-    const vals = this.buf;
+    const vals = this.bufs[c]!;
     vals.length = k;
     s.values = vals;
+    this.bufs[c] = [];
     const tb = this.tbuf;
     if (tb !== null) {
       const times = new Array<number | null>(k);
       for (let j = 0; j < k; j++) { const t = tb[j]!; times[j] = t === t ? t : null; }
       s.times = times;
     }
-    if (this.stride > 1) { s.stride = this.stride; s.stats = this.stats!; }
-    this.buf = [];
-    this.tbuf = null;
-    this.kept = 0;
-    this.stride = 1;
-    this.next = 0;
-    this.stats = null;
-    this.len = 0;
+    if (this.stride > 1) { s.stride = this.stride; s.stats = this.statsOf(c); }
+  }
+
+  /** One store per column, each exactly where this one is (points, times, stride, statistics); this one is done. */
+  split(): ValueStore[] {
+    const parts = this.bufs.map((buf, c) => {
+      const st = new ValueStore(this.budget);
+      st.adopt(this, buf, c);
+      return st;
+    });
+    this.dissolved = true;
+    this.bufs = this.bufs.map(() => []);
+    return parts;
+  }
+
+  /** take column `c` of `from` as this single-column store's state (split) */
+  protected adopt(from: RowStore, buf: number[], c: number): void {
+    this.len = from.len;
+    this.bufs = [buf];
+    this.cap = from.cap;
+    this.tbuf = from.tbuf === null ? null : from.tbuf.slice();
+    this.kept = from.kept;
+    this.stride = from.stride;
+    this.next = from.next;
+    this.thinned = from.thinned;
+    this.first[0] = from.first[c]!; this.n[0] = from.n[c]!; this.sum[0] = from.sum[c]!; this.min[0] = from.min[c]!;
+    this.max[0] = from.max[c]!; this.last[0] = from.last[c]!; this.sumAll[0] = from.sumAll[c]!;
+  }
+}
+
+/** The store of one series: a RowStore of one column, pushed a value at a time. */
+export class ValueStore extends RowStore {
+  private readonly one = new Float64Array(1);
+  constructor(budget: number = MAX_POINTS_PER_SERIES) { super(1, budget); }
+
+  push(v: number): void {
+    this.one[0] = v;
+    this.pushRow(this.one);
+  }
+
+  /** move the points into `s` (values, times, and stride/stats when thinned) */
+  finishInto(s: Series): void {
+    this.finishColumn(0, s);
   }
 }
 

@@ -5,7 +5,7 @@
 import type { CaptureParser, LineSink, Metric, ParseOutput, Series, Unit } from '../../types';
 import { commandLine, emptyOutput, lookupTable } from '../kit';
 import {
-  Clock, Collector, SCAN, type ValueStore, bannerFacts, isAmPm, parseClock, genericName, hasFlag, hasInterval, humanNum,
+  Clock, Collector, type RowStore, SCAN, bannerFacts, isAmPm, parseClock, genericName, hasFlag, hasInterval, humanNum,
   parseBanner, parseStampLine, restIsBlank, scanFields, scanNumbers, tokNum, versionLine, widenLines,
 } from './common';
 
@@ -108,7 +108,7 @@ interface Header {
   ptr: number;
 }
 
-interface DevEntry { name: string; pos: number; series: Series[]; arrs: ValueStore[]; lastSample: number; first: number; last: number }
+interface DevEntry { name: string; pos: number; series: Series[]; rows: RowStore | null; lastSample: number; first: number; last: number }
 
 const MAX_FIELDS = 64;
 
@@ -214,15 +214,35 @@ class IostatSink implements LineSink {
     this.firstDataSeen = true;
     if (e.first < 0) e.first = lineNo;
     e.last = lineNo;
-    const arrs = e.arrs, op = h.op, mult = h.mult;
-    if (arrs[0]!.len !== idx) this.pad(e, idx);
+    const op = h.op, mult = h.mult;
     for (let k = 0; k < need; k++) {
       const o = op[k];
-      const v = vals[k]!;
-      arrs[k]!.push(o === 0 ? v : o === 1 ? v * mult[k]! : v / 1000);
+      if (o === 1) vals[k] = vals[k]! * mult[k]!;
+      else if (o === 2) vals[k] = vals[k]! / 1000;
     }
-    if (this.time !== null) this.pushTimes(e, this.time);
+    this.pushRow(e, idx, vals);
     return true;
+  }
+
+  /** a device's values for sample idx, with the sample's time; NaN for the reports it missed (it appeared late, or -z left it out) */
+  private pushRow(e: DevEntry, idx: number, vals: ArrayLike<number>): void {
+    const rows = e.rows;
+    const time = this.time;
+    if (rows !== null && !rows.dissolved) {
+      if (rows.len !== idx) rows.padTo(idx);
+      rows.pushRow(vals);
+      if (time !== null) rows.time(time);
+      return;
+    }
+    // series shared with another header's rows: one store per series
+    e.rows = null;
+    for (let k = 0; k < e.series.length; k++) {
+      const st = this.col.store(e.series[k]!);
+      st.padTo(idx);
+      st.push(vals[k]!);
+      // times run parallel to the values (null where no -t stamp was seen); the stores keep them with their points
+      if (time !== null) st.time(time);
+    }
   }
 
   private newEntry(h: Header, dev: string): DevEntry {
@@ -233,20 +253,10 @@ class IostatSink implements LineSink {
       const sp = h.specs[i]!;
       series.push(this.col.get(sp.name, h.cols[i]!, sp.unit, { device: dev }));
     }
-    const e: DevEntry = { name: dev, pos: h.seq.length, series, arrs: series.map((sr) => this.col.store(sr)), lastSample: -2, first: -1, last: -1 };
+    const e: DevEntry = { name: dev, pos: h.seq.length, series, rows: this.col.rows(series), lastSample: -2, first: -1, last: -1 };
     h.byDevice.set(dev, e);
     h.seq.push(e);
     return e;
-  }
-
-  /** NaN for the reports this device missed (it appeared late, or -z left it out) */
-  private pad(e: DevEntry, idx: number): void {
-    for (const st of e.arrs) st.padTo(idx);
-  }
-
-  /** times run parallel to the values (null where no -t stamp was seen); the stores keep them with their points */
-  private pushTimes(e: DevEntry, time: number): void {
-    for (const st of e.arrs) st.time(time);
   }
 
   private newSample(): void {
@@ -278,9 +288,7 @@ class IostatSink implements LineSink {
     this.firstDataSeen = true;
     if (e.first < 0) e.first = lineNo;
     e.last = lineNo;
-    if (e.arrs[0]!.len !== idx) this.pad(e, idx);
-    for (let k = 0; k < vals.length; k++) e.arrs[k]!.push(vals[k]!);
-    if (this.time !== null) this.pushTimes(e, this.time);
+    this.pushRow(e, idx, vals);
     return true;
   }
 

@@ -5,7 +5,7 @@
 import type { CaptureParser, LineSink, Metric, ParseOutput, Series, Unit } from '../../types';
 import { commandLine, emptyOutput, lookupTable } from '../kit';
 import {
-  Collector, SCAN, type ValueStore, hasFlag, numAt, parseStampLine, restIsBlank, scanNumbers, versionLine, widenLines,
+  Collector, type RowStore, SCAN, hasFlag, numAt, parseStampLine, restIsBlank, scanNumbers, versionLine, widenLines,
 } from './common';
 
 /** the program of a command line (after a prompt, or bare) that printed the capture */
@@ -65,7 +65,7 @@ function unitFromCommand(cmd: string | undefined): number {
   return m ? UNIT_MULT[m[1]!]! : 1024;
 }
 
-interface Layout { specs: ColSpec[]; cols: string[]; series: Series[] | null; arrs: ValueStore[]; memCol: Uint8Array; stamp: boolean; first: number; last: number }
+interface Layout { specs: ColSpec[]; cols: string[]; series: Series[] | null; rows: RowStore | null; memCol: Uint8Array; stamp: boolean; first: number; last: number }
 
 const MAX_FIELDS = 48;
 
@@ -140,15 +140,29 @@ class VmstatSink implements LineSink {
     } else if (!restIsBlank(text, SCAN.end, to)) return false;
     if (L.series === null) {
       L.series = L.cols.map((c, i) => this.col.get(L.specs[i]!.name, c, L.specs[i]!.unit));
-      L.arrs = L.series.map((sr) => this.col.store(sr));
+      L.rows = this.col.rows(L.series);
     }
     if (!this.memUnitKnown) this.guessMemUnit(L, vals, lineNo);
-    const arrs = L.arrs, memCol = L.memCol, mem = this.memMult;
+    const memCol = L.memCol, mem = this.memMult;
+    for (let i = 0; i < ncol; i++) if (memCol[i] === 1) vals[i] = vals[i]! * mem;
     const idx = this.sample++;
-    if (arrs[0]!.len !== idx) this.pad(L, idx);
-    for (let i = 0; i < ncol; i++) arrs[i]!.push(memCol[i] === 1 ? vals[i]! * mem : vals[i]!);
-    // times run parallel to the values (null where a row had none); the stores keep them with their points
-    if (time !== undefined) for (let i = 0; i < ncol; i++) arrs[i]!.time(time);
+    const rows = L.rows;
+    if (rows !== null && !rows.dissolved) {
+      // the whole row at once (the common case: one layout, or layouts of the same columns)
+      if (rows.len !== idx) rows.padTo(idx);
+      rows.pushRow(vals);
+      if (time !== undefined) rows.time(time);
+    } else {
+      // columns shared with another layout: one store per series
+      L.rows = null;
+      for (let i = 0; i < ncol; i++) {
+        const st = this.col.store(L.series[i]!);
+        st.padTo(idx);
+        st.push(vals[i]!);
+        // times run parallel to the values (null where a row had none); the stores keep them with their points
+        if (time !== undefined) st.time(time);
+      }
+    }
     if (L.first < 0) L.first = lineNo;
     L.last = lineNo;
     this.anyData = true;
@@ -167,10 +181,6 @@ class VmstatSink implements LineSink {
       this.memMult = 1024 * 1024;
       this.out.warnings.push(`line ${lineNo}: no command line: memory columns look like MiB (vmstat -S M), not KiB`);
     }
-  }
-
-  private pad(L: Layout, idx: number): void {
-    for (const st of L.arrs) st.padTo(idx);
   }
 
   private slowLine(text: string, _n: number, lineNo: number): void {
@@ -228,7 +238,7 @@ class VmstatSink implements LineSink {
       if (isA) this.active = true;
       const order = isA ? ORDER_A : ORDER;
       const specs = cols.map((c, i) => COLS[c] ?? COLS[c.toLowerCase()] ?? COLS[order[i] ?? ''] ?? { name: c.replace(/\W+/g, '_').toLowerCase(), unit: '' });
-      L = { specs, cols, series: null, arrs: [], memCol: new Uint8Array(specs.map((sp) => (sp.kind === 'mem' ? 1 : 0))), stamp, first: -1, last: -1 };
+      L = { specs, cols, series: null, rows: null, memCol: new Uint8Array(specs.map((sp) => (sp.kind === 'mem' ? 1 : 0))), stamp, first: -1, last: -1 };
       this.layouts.set(key, L);
     }
     this.layout = L;
