@@ -8,9 +8,10 @@
  * --other-mb MB (100) — each parsed by the built CLI end to end, `node dist/cli.cjs parse --json
  * FILE > /dev/null` (start-up, reading, decoding, parsing, findings, JSON; best of --runs, 3), beside
  * the same CLI with the no-op parser (`--kind text`: the stream's own ceiling), CaptureStream alone
- * in this process, and jc on a slice of the same output (ours timed on that very slice, in the same
- * run). Aim: iostat -x and vmstat at 200 MB/s or more end to end. Then the retained heap after
- * parsing iostat -x and vmstat logs of --mb and 2 × --mb MB: series are thinned to a point budget
+ * in this process, jc on a slice of the same output (ours timed on that very slice, in the same
+ * run), and two C programs on the same file (wc -w; awk adding up every field): what this machine
+ * does at best with such text. Aim: iostat -x and vmstat at 200 MB/s or more end to end. Then the
+ * retained heap after parsing iostat -x and vmstat logs of --mb and 2 × --mb MB: series are thinned to a point budget
  * (MAX_POINTS_PER_SERIES), so it must not grow with the file (at most 1.5×).
  *
  * Full import (scripts/benchImport.mjs): writes one ~1 GB iostat -x log the same way, parses it with
@@ -133,7 +134,9 @@ if (part('parse')) {
       if (!pass) failed = true;
     }
     const jc = typeof r.jc === 'string' ? r.jc : `${r.jc.ratio.toFixed(1)}× jc (${r.jc.mbps.toFixed(1)} MB/s)`;
-    summary.push([`parse ${r.log.label}`, `${r.e2e.toFixed(0)} MB/s (${fmtMB(r.size)}); ${(r.e2e / r.ceiling).toFixed(2)}× no-op ${r.ceiling.toFixed(0)} MB/s; ${jc}`,
+    const wc = r.refs[0]?.mbps;
+    const ref = wc ? `; ${(r.e2e / wc).toFixed(2)}× C wc -w (${wc.toFixed(0)} MB/s)` : '';
+    summary.push([`parse ${r.log.label}`, `${r.e2e.toFixed(0)} MB/s (${fmtMB(r.size)}); ${(r.e2e / r.ceiling).toFixed(2)}× no-op ${r.ceiling.toFixed(0)} MB/s; ${jc}${ref}`,
       aimed ? `≥ ${PARSE_MIN_MBPS} MB/s` : '', aimed ? (pass ? 'PASS' : 'FAIL') : 'info']);
   }
 

@@ -203,12 +203,40 @@ export function writeJcSlice(log, file, bytes) {
 const best = (xs) => Math.min(...xs);
 
 /**
+ * Reference programs in C on the same file, for what this machine does at best with such text:
+ * `wc -w` (C locale) only finds the words; awk also reads every field as a number and adds it up
+ * — the least any parser of these logs must do, without detection, units, series or JSON.
+ */
+const REFERENCES = [
+  { label: 'wc -w', cmd: 'wc', args: ['-w'], env: { LC_ALL: 'C' } },
+  { label: 'awk summing every field', cmd: 'awk', args: ['{ for (i = 1; i <= NF; i++) s += $i } END { print s }'], env: { LC_ALL: 'C' } },
+];
+
+/** `CMD ARGS < file > /dev/null`: wall seconds, or null when the program is missing or fails. */
+function referenceOnce(ref, file) {
+  const devnull = fs.openSync('/dev/null', 'w');
+  const input = fs.openSync(file, 'r');
+  try {
+    const t0 = performance.now();
+    const r = spawnSync(ref.cmd, ref.args, { stdio: [input, devnull, 'ignore'], env: { ...process.env, ...ref.env } });
+    const secs = (performance.now() - t0) / 1000;
+    return r.status === 0 ? secs : null;
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(devnull);
+    fs.closeSync(input);
+  }
+}
+
+/**
  * The parser table of `npm run bench`, one row per log: the built CLI end to end
  * (`tunebook parse --json FILE`, best of `runs`), the same CLI with the no-op parser
  * (`--kind text`: reading, decoding, line splitting and the JSON — the ceiling), CaptureStream alone
- * in this process, and jc on a slice (ours timed on the very same slice, in the same run).
- * Returns rows { log, size, e2e, ceiling, stream, streamCeiling, jc } (MB/s figures; jc: { mbps,
- * oursMbps, ratio } or a reason string).
+ * in this process, jc on a slice (ours timed on the very same slice, in the same run), and the C
+ * references (REFERENCES) on the whole file, interleaved with ours.
+ * Returns rows { log, size, e2e, ceiling, stream, streamCeiling, jc, refs } (MB/s figures; jc:
+ * { mbps, oursMbps, ratio } or a reason string; refs: [{ label, mbps | null }]).
  */
 export async function parseBench({ CaptureStream, cli, tmp, logs, sizeOf, runs = 3, print = console.log }) {
   const rows = [];
@@ -218,11 +246,14 @@ export async function parseBench({ CaptureStream, cli, tmp, logs, sizeOf, runs =
     const size = writeLog(file, log, sizeOf(log));
     const mbps = (secs) => size / 1e6 / secs;
     const e2eTimes = [], ceilTimes = [];
-    // interleaved, so a burst of load on the machine hits both alike
+    const refTimes = REFERENCES.map(() => []);
+    // interleaved, so a burst of load on the machine hits all alike
     for (let r = 0; r < runs; r++) {
       ceilTimes.push((await cliParseOnce(cli, file, ['--kind', 'text'])).secs);
       e2eTimes.push((await cliParseOnce(cli, file)).secs);
+      REFERENCES.forEach((ref, i) => { const t = referenceOnce(ref, file); if (t !== null) refTimes[i].push(t); });
     }
+    const refs = REFERENCES.map((ref, i) => ({ label: ref.label, mbps: refTimes[i].length ? mbps(best(refTimes[i])) : null }));
     const stream = await streamOnce(CaptureStream, file, size);
     const kind = stream.out.kind;
     stream.out = null;
@@ -241,12 +272,13 @@ export async function parseBench({ CaptureStream, cli, tmp, logs, sizeOf, runs =
     fs.rmSync(file, { force: true });
     const row = {
       log, size, kind, e2e: mbps(best(e2eTimes)), e2eAll: e2eTimes.map(mbps), ceiling: mbps(best(ceilTimes)),
-      stream: Math.max(stream.mbps, stream.cpuMbps), streamCeiling: Math.max(streamCeiling.mbps, streamCeiling.cpuMbps), jc: jcRow,
+      stream: Math.max(stream.mbps, stream.cpuMbps), streamCeiling: Math.max(streamCeiling.mbps, streamCeiling.cpuMbps), jc: jcRow, refs,
     };
     rows.push(row);
     const jcText = typeof jcRow === 'string' ? jcRow : `jc ${log.jc} ${jcRow.mbps.toFixed(1)} MB/s on ${(jcRow.sliceSize / 1e6).toFixed(0)} MB, ours ${jcRow.oursMbps.toFixed(0)} MB/s on the same slice: ${jcRow.ratio.toFixed(1)}× faster`;
     print(`${log.label.padEnd(13)} ${(size / 1e6).toFixed(0)} MB (kind ${kind}): tunebook parse --json ${row.e2e.toFixed(0)} MB/s end to end (runs ${row.e2eAll.map((x) => x.toFixed(0)).join(', ')}), `
-      + `${(row.e2e / row.ceiling * 100).toFixed(0)} % of the no-op ceiling ${row.ceiling.toFixed(0)} MB/s (--kind text); in process ${row.stream.toFixed(0)} MB/s of ${row.streamCeiling.toFixed(0)} MB/s; ${jcText}`);
+      + `${(row.e2e / row.ceiling * 100).toFixed(0)} % of the no-op ceiling ${row.ceiling.toFixed(0)} MB/s (--kind text); in process ${row.stream.toFixed(0)} MB/s of ${row.streamCeiling.toFixed(0)} MB/s; ${jcText}; `
+      + `C on the same file: ${refs.map((r) => `${r.label} ${r.mbps === null ? 'not run' : r.mbps.toFixed(0) + ' MB/s'}`).join(', ')}`);
   }
   return rows;
 }
