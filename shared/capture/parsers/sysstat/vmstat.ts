@@ -3,7 +3,7 @@
  * the procps 4 "gu" column, -d (disk counters), -s (summary → metrics and facts).
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Series, Unit } from '../../types';
-import { commandLine, emptyOutput, lookupTable } from '../kit';
+import { commandLine, emptyOutput, hasControlChar, lookupTable } from '../kit';
 import {
   Collector, type RowStore, SCAN, hasFlag, numAt, parseStampLine, restIsBlank, scanNumbers, versionLine, widenLines,
 } from './common';
@@ -70,7 +70,6 @@ interface Layout { specs: ColSpec[]; cols: string[]; series: Series[] | null; ro
 const MAX_FIELDS = 48;
 
 /** a character cleanLine would remove: a line read in place (span) with one is left to line() */
-const hasControl = (s: string): boolean => /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(s);
 
 class VmstatSink implements LineSink {
   private readonly out: ParseOutput = emptyOutput();
@@ -106,7 +105,7 @@ class VmstatSink implements LineSink {
     if (L === null || this.diskMode) return false;
     if (this.dataRow(chunk, start, end, lineNo, L)) return true;
     // not tried again in line(), unless cleaning changes it (a NUL or a colour code inside a row)
-    if (!hasControl(chunk.slice(start, end))) this.spanMiss = lineNo;
+    if (!hasControlChar(chunk.slice(start, end))) this.spanMiss = lineNo;
     return false;
   }
 
@@ -134,7 +133,7 @@ class VmstatSink implements LineSink {
     let time: number | undefined;
     if (L.stamp) {
       const tail = text.slice(SCAN.end, to);
-      const t = hasControl(tail) ? undefined : parseStampLine(tail);
+      const t = hasControlChar(tail) ? undefined : parseStampLine(tail);
       if (t === undefined) return false;
       time = t;
     } else if (!restIsBlank(text, SCAN.end, to)) return false;
