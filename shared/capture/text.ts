@@ -84,6 +84,25 @@ export function fields(line: string): string[] {
   return out;
 }
 
+/**
+ * The fields of `fields`, as `starts`/`ends` offsets (no substrings allocated). Returns the number
+ * of fields, at most starts.length (that many when there are more).
+ */
+export function scanFields(line: string, starts: Int32Array, ends: Int32Array): number {
+  const n = line.length;
+  const max = starts.length;
+  let k = 0;
+  let i = 0;
+  while (i < n && k < max) {
+    let c = line.charCodeAt(i);
+    while (c === 32 || c === 9) { if (++i >= n) return k; c = line.charCodeAt(i); }
+    starts[k] = i;
+    while (i < n && c !== 32 && c !== 9) c = line.charCodeAt(++i);
+    ends[k++] = i;
+  }
+  return k;
+}
+
 /** A character JavaScript's \s (and String.prototype.trim) counts as white space. */
 function isJsSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13) || (c >= 0xa0 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a)

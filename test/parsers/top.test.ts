@@ -270,3 +270,31 @@ describe('top run interactively, as script(1) records it (issue 11)', () => {
     expect(row[cols.indexOf('COMMAND')]).toBe('node');
   });
 });
+
+describe('top rows past the processes table (200,000 rows)', () => {
+  it('still give each process its %CPU, with a COMMAND of several words, and warn about a row it cannot read', () => {
+    // a long top -b run: the real three frames over and over until the table is full, then the
+    // frames of top -b -c with custom fields (COMMAND with spaces, columns after it), and one of its
+    // rows with a PID mangled (as a cut-off line could leave it)
+    const n3 = read('top-b-n3.txt').replace(/\n*$/, '\n\n');
+    const rowsPerRepeat = n3.split('\n').filter((l) => /^\s*\d+\s/.test(l)).length;
+    const repeats = Math.ceil(200_000 / rowsPerRepeat) + 2;
+    const custom = read('top-b-c-custom-fields.txt').replace(/\n*$/, '\n');
+    const customRows = custom.split('\n').filter((l) => /^\s*\d+\s/.test(l)).length;
+    const mangled = custom.replace(/^26472 /m, '26x72 ');
+    const c = parseText(n3.repeat(repeats) + custom + mangled, { kind: 'top' });
+    const frames = series(c, 'load_1m')!.values.length;
+    const customFrames = custom.split('\n').filter((l) => l.startsWith('top - ')).length;
+    expect(c.tables!.processes!.rows.length).toBe(200_000);
+    // every row past the table but the mangled one is counted, and that one is named
+    expect(c.warnings).toContain(`${repeats * rowsPerRepeat + 2 * customRows - 1 - 200_000} process rows beyond 200000 were not kept in the processes table`);
+    expect(c.warnings.filter((w) => w.includes('could not read process row') && w.includes('26x72'))).toHaveLength(1);
+    // python3 -c was busy in every custom frame: its %CPU in the last frames, under its whole command line
+    const py = series(c, 'cpu_percent', { pid: '26468', command: '/usr/bin/python3 -c while True: pass' })!;
+    expect(py.values.length).toBe(frames);
+    const last = py.values.slice(-2 * customFrames);
+    const expected = custom.split('\n').filter((l) => l.startsWith('26468 ')).map((l) => Number(l.trim().split(/\s+/)[8]));
+    expect(last).toEqual([...expected, ...expected]);
+    expect(py.values.slice(0, frames - 2 * customFrames).every((v) => Number.isNaN(v))).toBe(true);
+  });
+});

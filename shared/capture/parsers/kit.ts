@@ -19,7 +19,7 @@
 import type { Labels, LineRange, Metric, ParseOutput, Unit } from '../types';
 import { commandParts, promptCommand } from '../text';
 
-export { commandParts, commandWord, fields, hasControlChar, num, words } from '../text';
+export { commandParts, commandWord, fields, hasControlChar, num, scanFields, words } from '../text';
 
 /** An empty ParseOutput to fill in (its facts and settings are textRecords: their keys come from the text). */
 export function emptyOutput(): ParseOutput {

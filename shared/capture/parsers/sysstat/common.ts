@@ -106,25 +106,6 @@ export function isNumTok(t: string): boolean {
 }
 
 /**
- * Split a line on spaces/tabs into `starts`/`ends` offsets (no substrings allocated).
- * Returns the number of fields (at most starts.length).
- */
-export function scanFields(line: string, starts: Int32Array, ends: Int32Array): number {
-  const n = line.length;
-  const max = starts.length;
-  let k = 0;
-  let i = 0;
-  while (i < n && k < max) {
-    let c = line.charCodeAt(i);
-    while (c === 32 || c === 9) { if (++i >= n) return k; c = line.charCodeAt(i); }
-    starts[k] = i;
-    while (i < n && c !== 32 && c !== 9) c = line.charCodeAt(++i);
-    ends[k++] = i;
-  }
-  return k;
-}
-
-/**
  * sysstat -h ("human readable") value: "13.2M", "11.6k", "3.5%", "0.00". Size columns are printed
  * scaled by powers of 1024 from the column's own base unit (kB → "k"). Returns the number and the
  * power of 1024 of the suffix (B=0, k=1, M=2 …; -1 when no suffix).

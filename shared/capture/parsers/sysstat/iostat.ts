@@ -3,10 +3,10 @@
  * -o JSON. Series per device for every column and CPU series for the avg-cpu block.
  */
 import type { CaptureParser, LineSink, Metric, ParseOutput, Series, Unit } from '../../types';
-import { commandLine, emptyOutput, lookupTable } from '../kit';
+import { commandLine, emptyOutput, lookupTable, scanFields } from '../kit';
 import {
   Clock, Collector, type RowStore, SCAN, bannerFacts, isAmPm, parseClock, genericName, hasFlag, hasInterval, humanNum,
-  parseBanner, parseStampLine, restIsBlank, scanFields, scanNumbers, tokNum, versionLine, widenLines,
+  parseBanner, parseStampLine, restIsBlank, scanNumbers, tokNum, versionLine, widenLines,
 } from './common';
 
 /** the program of a command line (after a prompt, or bare) that printed the capture */

@@ -3,7 +3,7 @@
  * See docs/parsers/trace.md for what is emitted.
  */
 import type { CaptureParser, LineSink, Series, Unit } from '../../types';
-import { commandLine, emptyOutput, fields, lookupTable, num } from '../kit';
+import { commandLine, emptyOutput, fields, lookupTable, num, scanFields } from '../kit';
 import { snippet, table, Warnings } from './helpers';
 import { padTo, setSample } from '../../series';
 
@@ -30,6 +30,8 @@ const CPU_FIELDS = lookupTable({
 });
 const SCALE = lookupTable({ KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4, PiB: 1024 ** 5, EiB: 1024 ** 6 });
 /** Columns of the process table that hold memory sizes (KiB unless suffixed). */
+/** process rows kept in the processes table; past it only PID, COMMAND and %CPU are read */
+const MAX_TABLE_ROWS = 200_000;
 const MEM_COLUMNS = new Set(['VIRT', 'RES', 'SHR', 'SWAP', 'CODE', 'DATA', 'USED', 'RSan', 'RSfd', 'RSlk', 'RSsh', 'RSS', 'VSZ']);
 const MEM_SUFFIX = lookupTable({ k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4, p: 1024 ** 5, e: 1024 ** 6 });
 
@@ -318,6 +320,12 @@ class TopSink implements LineSink {
   private colKinds: Uint8Array | null = null;
   private kindsFor: string[] | null = null;
   private hasVsz = false;
+  /** the current header's last PID and %CPU columns (-1: none) */
+  private pidCol = -1;
+  private cpuCol = -1;
+  /** a row's field offsets, one more than the header's columns (scanFields) */
+  private starts = new Int32Array(0);
+  private ends = new Int32Array(0);
 
   private procRow(text: string, lineNo: number): void {
     const cols = this.cols!;
@@ -325,7 +333,12 @@ class TopSink implements LineSink {
       this.kindsFor = cols;
       this.colKinds = new Uint8Array(cols.map((c) => (MEM_COLUMNS.has(c) ? 1 : c.startsWith('%') ? 2 : 0)));
       this.hasVsz = cols.includes('%VSZ');
+      this.pidCol = cols.lastIndexOf('PID');
+      this.cpuCol = cols.lastIndexOf('%CPU');
+      this.starts = new Int32Array(cols.length + 1);
+      this.ends = new Int32Array(cols.length + 1);
     }
+    if (this.rows.length >= MAX_TABLE_ROWS && !this.hasVsz && this.procCpuOnly(text, lineNo)) return;
     const kinds = this.colKinds!;
     let f = fields(text);
     // BusyBox glues a wide VSZ to %VSZ: "1447g5792%"
@@ -345,7 +358,7 @@ class TopSink implements LineSink {
       } else { this.w.add(`line ${lineNo}: process row has more fields than the header "${snippet(text)}"`); return; }
     }
     // beyond the table's 200,000 rows only PID, COMMAND and %CPU are read (the rows are not kept)
-    const keep = this.rows.length < 200_000;
+    const keep = this.rows.length < MAX_TABLE_ROWS;
     const row: (string | number | null)[] = [this.frame + 1];
     let pid = '', command = '', cpu = NaN;
     for (let i = 0; i < cols.length; i++) {
@@ -363,6 +376,32 @@ class TopSink implements LineSink {
     }
     if (!allDigits(pid) && cols.includes('PID')) { this.w.add(`line ${lineNo}: could not read process row "${snippet(text)}"`); return; }
     if (keep) this.rows.push(row); else this.droppedRows++;
+    this.processCpu(pid, command, cpu, lineNo);
+  }
+
+  /**
+   * A row past the table's limit, when it has as many fields as the header: PID, COMMAND and %CPU
+   * cut out by offset, nothing else split or read. False: read it in full (procRow).
+   */
+  private procCpuOnly(text: string, lineNo: number): boolean {
+    const cols = this.cols!;
+    const starts = this.starts, ends = this.ends;
+    if (scanFields(text, starts, ends) !== cols.length) return false;
+    const field = (i: number): string => (i < 0 ? '' : text.slice(starts[i]!, ends[i]!));
+    const pid = field(this.pidCol);
+    if (this.pidCol >= 0 && !allDigits(pid)) return false; // the full read warns about it
+    let cpu = NaN;
+    if (this.cpuCol >= 0) {
+      const v = field(this.cpuCol);
+      cpu = num(v.endsWith('%') ? v.slice(0, -1) : v);
+    }
+    this.droppedRows++;
+    this.processCpu(pid, field(this.cmdCol), cpu, lineNo);
+    return true;
+  }
+
+  /** a process's %CPU in this frame: its cpu_percent series (kept when it was ever busy) */
+  private processCpu(pid: string, command: string, cpu: number, lineNo: number): void {
     if (pid && Number.isFinite(cpu)) {
       const key = pid + '\u0000' + command;
       let p = this.procCpu.get(key);
@@ -400,7 +439,7 @@ class TopSink implements LineSink {
     out.tables.frames = table(['frame', 'time', 'line'], this.frames.map((f) => [f.index, f.time || null, f.line]));
     if (this.tableCols) out.tables.processes = table(this.tableCols, this.rows, 'processes of each frame (VIRT/RES/SHR… in bytes)');
     if (!nFrames) this.w.add('no top frame found');
-    if (this.droppedRows) this.w.add(`${this.droppedRows} process rows beyond 200000 were not kept in the processes table`);
+    if (this.droppedRows) this.w.add(`${this.droppedRows} process rows beyond ${MAX_TABLE_ROWS} were not kept in the processes table`);
     out.warnings = this.w.done();
     return out;
   }
