@@ -407,16 +407,16 @@ export class RowStore {
   /** this store was split into one store per column (Collector.rows): push there, not here */
   dissolved = false;
   /** the kept points of each column; `cap` is their length (JS arrays of doubles: they become the series' values) */
-  private bufs: number[][];
-  private cap = 0;
+  protected bufs: number[][];
+  protected cap = 0;
   /** times of the kept points, NaN = none; slots at and after `kept` are always NaN */
   private tbuf: Float64Array | null = null;
-  private kept = 0;
-  private stride = 1;
+  protected kept = 0;
+  protected stride = 1;
   /** index of the next sample to keep */
-  private next = 0;
+  protected next = 0;
   /** exact statistics per column, from the first thinning on (`thinned`); count is `len` */
-  private thinned = false;
+  protected thinned = false;
   private readonly first: Float64Array;
   private readonly n: Float64Array;
   private readonly sum: Float64Array;
@@ -458,7 +458,7 @@ export class RowStore {
   }
 
   /** foldStats of sample `i` of column `c` (value v) */
-  private fold(c: number, v: number, i: number): void {
+  protected fold(c: number, v: number, i: number): void {
     if (v - v !== 0) return; // not finite (a missing sample): counted only
     this.sumAll[c] = this.sumAll[c]! + v;
     if (i === 0) { this.first[c] = v; return; }
@@ -511,7 +511,7 @@ export class RowStore {
   }
 
   /** grow the buffers, or (at the budget) thin them 2:1; `row` is sample `i`, about to be kept */
-  private makeRoom(row: ArrayLike<number>, i: number): void {
+  protected makeRoom(row: ArrayLike<number>, i: number): void {
     const cap = this.cap;
     if (cap < this.budget) {
       // doubling, but from 16,384 points straight to the budget: arrays that large live in the
@@ -603,9 +603,14 @@ export class ValueStore extends RowStore {
   private readonly one = new Float64Array(1);
   constructor(budget: number = MAX_POINTS_PER_SERIES) { super(1, budget); }
 
+  /** pushRow of one value, without the row */
   push(v: number): void {
-    this.one[0] = v;
-    this.pushRow(this.one);
+    const i = this.len++;
+    if (this.thinned) this.fold(0, v, i);
+    if (i !== this.next) return;
+    if (this.kept === this.cap) { this.one[0] = v; this.makeRoom(this.one, i); }
+    this.bufs[0]![this.kept++] = v;
+    this.next = i + this.stride;
   }
 
   /** move the points into `s` (values, times, and stride/stats when thinned) */
