@@ -390,6 +390,9 @@ export class Collector {
   }
 }
 
+/** the figures RowStore keeps per column, at these offsets of its record */
+const FIRST = 0, N = 1, SUM = 2, MIN = 3, MAX = 4, LAST = 5, SUM_ALL = 6, STATS = 7;
+
 /**
  * Column storage for the hot paths: the samples of one or more series that are pushed a row at a
  * time (`columns` of them; a ValueStore is one), one array of doubles per column, grown by doubling
@@ -417,26 +420,15 @@ export class RowStore {
   protected next = 0;
   /** exact statistics per column, from the first thinning on (`thinned`); count is `len` */
   protected thinned = false;
-  private readonly first: Float64Array;
-  private readonly n: Float64Array;
-  private readonly sum: Float64Array;
-  private readonly min: Float64Array;
-  private readonly max: Float64Array;
-  private readonly last: Float64Array;
-  private readonly sumAll: Float64Array;
+  /** per column, STATS figures: first (NaN = none), n, sum, min, max, last, sumAll */
+  private readonly stats: Float64Array;
   private readonly nanRow: Float64Array;
   private readonly budget: number;
 
   constructor(readonly columns: number, budget: number = MAX_POINTS_PER_SERIES) {
     this.budget = pointBudget(budget);
     this.bufs = Array.from({ length: columns }, () => []);
-    this.first = new Float64Array(columns);
-    this.n = new Float64Array(columns);
-    this.sum = new Float64Array(columns);
-    this.min = new Float64Array(columns);
-    this.max = new Float64Array(columns);
-    this.last = new Float64Array(columns);
-    this.sumAll = new Float64Array(columns);
+    this.stats = new Float64Array(columns * STATS);
     this.nanRow = new Float64Array(columns).fill(NaN);
   }
 
@@ -460,16 +452,18 @@ export class RowStore {
   /** foldStats of sample `i` of column `c` (value v) */
   protected fold(c: number, v: number, i: number): void {
     if (v - v !== 0) return; // not finite (a missing sample): counted only
-    this.sumAll[c] = this.sumAll[c]! + v;
-    if (i === 0) { this.first[c] = v; return; }
-    const n = this.n[c]!;
-    if (n === 0) { this.min[c] = v; this.max[c] = v; } else {
-      if (v < this.min[c]!) this.min[c] = v;
-      if (v > this.max[c]!) this.max[c] = v;
+    const st = this.stats;
+    const o = c * STATS;
+    st[o + SUM_ALL] = st[o + SUM_ALL]! + v;
+    if (i === 0) { st[o + FIRST] = v; return; }
+    const n = st[o + N]!;
+    if (n === 0) { st[o + MIN] = v; st[o + MAX] = v; } else {
+      if (v < st[o + MIN]!) st[o + MIN] = v;
+      if (v > st[o + MAX]!) st[o + MAX] = v;
     }
-    this.n[c] = n + 1;
-    this.sum[c] = this.sum[c]! + v;
-    this.last[c] = v;
+    st[o + N] = n + 1;
+    st[o + SUM] = st[o + SUM]! + v;
+    st[o + LAST] = v;
   }
 
   /**
@@ -487,7 +481,9 @@ export class RowStore {
         // not thinned (yet): every sample is kept (stride 1); times at and after `kept` are NaN already
         const m = Math.min(idx - this.len, this.cap - this.kept);
         if (m > 0) {
-          for (const b of this.bufs) b.fill(NaN, this.kept, this.kept + m);
+          // a loop, not fill(): most gaps are a sample or two, and a call to fill per column cost more
+          const from = this.kept, to = from + m;
+          for (const b of this.bufs) for (let j = from; j < to; j++) b[j] = NaN;
           this.kept += m;
           this.len += m;
           this.next = this.len;
@@ -534,7 +530,8 @@ export class RowStore {
     if (!this.thinned) {
       // first thinning: every sample so far is still in the buffers (row is not yet)
       this.thinned = true;
-      this.n.fill(0); this.sum.fill(0); this.sumAll.fill(0); this.first.fill(NaN);
+      this.stats.fill(0);
+      for (let o = FIRST; o < this.stats.length; o += STATS) this.stats[o] = NaN;
       this.bufs.forEach((b, c) => { for (let j = 0; j < this.kept; j++) this.fold(c, b[j]!, j); });
       this.foldRow(row, i);
     }
@@ -547,11 +544,13 @@ export class RowStore {
 
   /** column `c`'s statistics as a series keeps them (foldStats' shape) */
   private statsOf(c: number): SeriesStats {
-    const n = this.n[c]!;
-    const first = this.first[c]!;
+    const st = this.stats;
+    const o = c * STATS;
+    const n = st[o + N]!;
+    const first = st[o + FIRST]!;
     return {
-      count: this.len, first: first === first ? first : null, n, sum: this.sum[c]!,
-      min: n ? this.min[c]! : null, max: n ? this.max[c]! : null, last: n ? this.last[c]! : null, sumAll: this.sumAll[c]!,
+      count: this.len, first: first === first ? first : null, n, sum: st[o + SUM]!,
+      min: n ? st[o + MIN]! : null, max: n ? st[o + MAX]! : null, last: n ? st[o + LAST]! : null, sumAll: st[o + SUM_ALL]!,
     };
   }
 
@@ -593,8 +592,7 @@ export class RowStore {
     this.stride = from.stride;
     this.next = from.next;
     this.thinned = from.thinned;
-    this.first[0] = from.first[c]!; this.n[0] = from.n[c]!; this.sum[0] = from.sum[c]!; this.min[0] = from.min[c]!;
-    this.max[0] = from.max[c]!; this.last[0] = from.last[c]!; this.sumAll[0] = from.sumAll[c]!;
+    this.stats.set(from.stats.subarray(c * STATS, (c + 1) * STATS));
   }
 }
 
