@@ -12,6 +12,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { CaptureStream, evaluateFindings } from '../../shared/capture/registry';
 import { captureDecoder } from '../../shared/capture/decode';
+import { asciiText } from './asciiText';
 import type { ParsedCapture } from '../../shared/capture/types';
 import { TunebookError } from '../../shared/api';
 
@@ -108,7 +109,7 @@ export async function parseFile(file: string, opts: ParseFileOptions = {}): Prom
   // /proc files say 0 bytes and have content: the total is then unknown, what was read is shown
   const total = st.size;
   // UTF-8, or UTF-16 when the first bytes say so (PowerShell's >): the same decoding as the store's
-  const decoder = captureDecoder();
+  const decoder = captureDecoder(asciiText);
   let read = 0;
   let zeros = -1;
   // never waits to open (a file swapped for a pipe since the stat included); no effect on a regular file

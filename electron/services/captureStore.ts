@@ -24,6 +24,7 @@ import { toCaptureJson, type CaptureJson } from '../../shared/capture/json';
 import { LineBreakCounter, LineSplitter, lastLineEnd, safeCut } from '../../shared/capture/lineBreaks';
 import { CAPTURE_ENGINE_VERSION, CaptureStream, findingsOf, hasRules } from '../../shared/capture/registry';
 import { captureDecoder } from '../../shared/capture/decode';
+import { asciiText } from './asciiText';
 import { cleanLine } from '../../shared/capture/text';
 import type { CaptureContext, Labels, LineRange, ParsedCapture, Series, SeriesStats, Table } from '../../shared/capture/types';
 import { minMaxDownsample } from '../../shared/downsample';
@@ -131,7 +132,7 @@ export async function stageCapture(file: string, name: string, opts: StageOption
   let stagerDone = false;
   try {
     const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), ...(opts.context ? { context: opts.context } : {}), file: name });
-    const decoder = captureDecoder();
+    const decoder = captureDecoder(asciiText);
     const counter = new LineBreakCounter();
     const chunks: StagedChunk[] = [];
     const metas: Omit<StagedChunk, 'offset' | 'length'>[] = [];
@@ -585,7 +586,7 @@ export async function reparseCapture(db: Db, id: number, kind?: string | null): 
   // what a capture kit's manifest told when it was stored is kept in its parse: read it the same way again
   const context = storedCaptureJson(db, id).context;
   const stream = new CaptureStream({ ...(forced ? { kind: forced } : {}), ...(context ? { context } : {}), file: row.name });
-  const decoder = captureDecoder();
+  const decoder = captureDecoder(asciiText);
   let n = 0;
   for (const bytes of captureBytes(db, id)) {
     stream.write(decoder.write(bytes));

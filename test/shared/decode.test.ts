@@ -10,7 +10,8 @@ import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { captureDecoder } from '../../shared/capture/decode';
+import { captureDecoder, type AsciiText } from '../../shared/capture/decode';
+import { asciiText } from '../../electron/services/asciiText';
 import { Backend } from '../../electron/services/backend';
 import type { ImportResult } from '../../shared/model';
 import { buildBundles, useTempDir } from '../helpers';
@@ -20,8 +21,8 @@ const utf8 = readFileSync(VMSTAT);
 const text = utf8.toString('utf8');
 const iconv = (to: string, input: Buffer): Buffer => execFileSync('iconv', ['-f', 'UTF-8', '-t', to], { input });
 
-function decodeInPieces(bytes: Buffer, sizes: number[]): string {
-  const d = captureDecoder();
+function decodeInPieces(bytes: Buffer, sizes: number[], ascii: AsciiText | null = null): string {
+  const d = captureDecoder(ascii);
   let out = '';
   let o = 0;
   for (let i = 0; o < bytes.length; i++) {
@@ -53,6 +54,31 @@ describe('captureDecoder', () => {
     const node = new StringDecoder('utf8');
     const expected = node.write(bad) + node.end();
     for (const n of [1, 2, 3, 7, 100]) expect(decodeInPieces(bad, [n])).toBe(expected);
+  });
+
+  it('gives the same text with the ASCII fast path of the hosts, however the pieces cut multi-byte and invalid sequences', () => {
+    // ASCII runs long enough for whole pieces of them, UTF-8 characters of 2-4 bytes, a BOM (first or
+    // inside), invalid bytes and sequences cut short
+    const part = fc.oneof(
+      fc.string({ unit: fc.constantFrom('a', ' ', '7', '\n', '\t', '.', '%'), minLength: 1, maxLength: 300 }),
+      fc.constantFrom('é', 'ü', '€', '中文', '\u{1F600}', '\uFEFF', '\r\n'),
+      fc.uint8Array({ minLength: 1, maxLength: 4 }).map((b) => Buffer.from(b).toString('latin1')),
+    );
+    const asBytes = (parts: string[]): Buffer => Buffer.concat(parts.map((p) => (/^[\x00-\xff]*$/.test(p) && /[\x80-\xff]/.test(p) ? Buffer.from(p, 'latin1') : Buffer.from(p))));
+    // (past the first 4 KiB, which are always decoded in full to tell the encoding)
+    const head = Buffer.from('x'.repeat(4095) + '\n');
+    fc.assert(fc.property(fc.array(part, { maxLength: 80 }), fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 6 }), fc.boolean(), (parts, sizes, bom) => {
+      const bytes = Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), head, asBytes(parts)]);
+      expect(decodeInPieces(bytes, [4096, ...sizes], asciiText)).toBe(decodeInPieces(bytes, [4096, ...sizes]));
+    }), { numRuns: 500 });
+    // a piece that ends inside a character, then a piece of ASCII: the decoder's U+FFFD comes first
+    const cut = Buffer.concat([head, Buffer.from('ab'), Buffer.from([0xc3]), Buffer.from('cd')]);
+    expect(decodeInPieces(cut, [4096, 3, 2], asciiText)).toBe(head.toString() + 'ab\ufffdcd');
+    // a long ASCII log after a first line with a non-ASCII character: pieces past it take the fast path
+    const log = Buffer.concat([Buffer.from('Linux 6.1 (hôte)\n'), Buffer.from('vda 1.00 2.00\n'.repeat(20000))]);
+    expect(decodeInPieces(log, [4096], asciiText)).toBe(log.toString('utf8'));
+    expect(asciiText(Buffer.from('plain'))).toBe('plain');
+    expect(asciiText(Buffer.from('café'))).toBeNull();
   });
 
   it('a tiny file, or none at all', () => {
