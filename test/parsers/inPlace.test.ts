@@ -13,7 +13,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { CaptureStream, parseText } from '../../shared/capture/registry';
 import { toCaptureJson } from '../../shared/capture/json';
-import { Collector, RowStore, ValueStore } from '../../shared/capture/parsers/sysstat/common';
+import { Collector, RowStore, SCAN, ValueStore, numAt, scanNumbers } from '../../shared/capture/parsers/sysstat/common';
 import type { Series } from '../../shared/capture/types';
 
 const FIX = path.join(__dirname, '..', 'fixtures', 'captures');
@@ -163,5 +163,45 @@ describe('RowStore', () => {
       ['c', [7, NaN, NaN], 4], // 7 and nine NaN: thinned too
     ]);
     expect(out[1]!.stats).toMatchObject({ count: 10, min: 10, max: 90, last: 90 });
+  });
+});
+
+describe('scanNumbers', () => {
+  /** what it must do: each blank-separated token of line[pos, end) read by numAt, up to the first that is no number */
+  function reference(line: string, pos: number, max: number, end: number): { values: number[]; end: number } {
+    const values: number[] = [];
+    let i = pos;
+    while (values.length < max) {
+      while (i < end && (line[i] === ' ' || line[i] === '\t')) i++;
+      if (i >= end) break;
+      const start = i;
+      while (i < end && line[i] !== ' ' && line[i] !== '\t') i++;
+      const v = numAt(line, start, i);
+      if (Number.isNaN(v)) return { values, end: start };
+      values.push(v);
+    }
+    return { values, end: i };
+  }
+  const token = fc.oneof(
+    fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+    fc.integer({ min: -1e6, max: 1e6 }).map(String),
+    fc.tuple(fc.nat(99999), fc.nat(9999)).map(([a, b]) => `${a}.${b}`),
+    fc.tuple(fc.nat(999), fc.nat(99)).map(([a, b]) => `-${a},${b}`),
+    fc.constantFrom('-', '+5', '.5', '5.', '-0', '1.2.3', '12345678901234567', '0.000001', '1e5', '7%', 'vda', '-.5', '\r', '0,'),
+  );
+  it('reads every token as numAt would, stops at the first that is no number, and says where', () => {
+    fc.assert(fc.property(
+      fc.array(fc.tuple(token, fc.constantFrom(' ', '  ', '\t', ' \t ')), { maxLength: 30 }), fc.nat(40), fc.nat(3), fc.nat(3),
+      (parts, max, cutStart, cutEnd) => {
+        const line = parts.map(([t, sep]) => sep + t).join('') + '  ';
+        const pos = Math.min(cutStart, line.length);
+        const end = Math.max(pos, line.length - cutEnd);
+        const out = new Float64Array(64);
+        const k = scanNumbers(line, pos, out, max, end);
+        const want = reference(line, pos, max, end);
+        expect([...out.subarray(0, k)]).toEqual(want.values);
+        expect(SCAN.end).toBe(want.end);
+      },
+    ), { numRuns: 3000 });
   });
 });

@@ -68,20 +68,21 @@ export function scanNumbers(line: string, pos: number, out: Float64Array, max: n
     while (i < n && ((c = line.charCodeAt(i)) === 32 || c === 9)) i++;
     if (i >= n) break;
     const start = i;
-    let neg = false;
-    if (c === 45) { neg = true; i++; }
-    let m = 0, dot = -1, ok = true;
+    if (c === 45 /* - */) i++;
+    // the digits before and after one decimal point or comma, into one integer mantissa
+    let m = 0, d = 0;
     const d0 = i;
-    for (; i < n; i++) {
-      c = line.charCodeAt(i);
-      if (c >= 48 && c <= 57) m = m * 10 + (c - 48);
-      else if ((c === 46 || c === 44) && dot < 0) dot = i;
-      else if (c === 32 || c === 9) break;
-      else { ok = false; break; }
+    while (i < n && (d = line.charCodeAt(i) - 48) >= 0 && d <= 9) { m = m * 10 + d; i++; }
+    let digits = i - d0;
+    let frac = 0;
+    if (i < n && (d === -2 /* . */ || d === -4 /* , */)) {
+      const f0 = ++i;
+      while (i < n && (d = line.charCodeAt(i) - 48) >= 0 && d <= 9) { m = m * 10 + d; i++; }
+      frac = i - f0;
+      digits += frac;
     }
-    const digits = i - d0 - (dot >= 0 ? 1 : 0);
-    const frac = dot >= 0 ? i - dot - 1 : 0;
-    if (!ok || digits <= 0 || digits > 15) {
+    // the token ends here (the end, a space or a tab), else it is read by numAt
+    if ((i < n && d !== -16 && d !== -39) || digits === 0 || digits > 15) {
       while (i < n && (c = line.charCodeAt(i)) !== 32 && c !== 9) i++;
       const v = numAt(line, start, i);
       if (v !== v) { SCAN.end = start; return k; }
@@ -89,7 +90,7 @@ export function scanNumbers(line: string, pos: number, out: Float64Array, max: n
       continue;
     }
     const v = frac > 0 ? m / POW10[frac]! : m;
-    out[k++] = neg ? -v : v;
+    out[k++] = c === 45 ? -v : v;
   }
   SCAN.end = i;
   return k;
