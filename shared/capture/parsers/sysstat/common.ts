@@ -46,6 +46,10 @@ export function numAt(s: string, start: number, end: number): number {
 }
 
 function slowNum(t: string): number {
+  // what the pattern below can start with (a comma becomes the point): "eth0", "-" cells and
+  // labels leave here, without a replace and a regex
+  const c = t.charCodeAt(0);
+  if (!(c >= 48 && c <= 57) && c !== 45 && c !== 43 && c !== 46 && c !== 44) return NaN;
   const u = t.replace(',', '.');
   if (!/^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/.test(u)) return NaN;
   return Number(u);

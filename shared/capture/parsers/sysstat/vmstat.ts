@@ -69,8 +69,6 @@ interface Layout { specs: ColSpec[]; cols: string[]; series: Series[] | null; ro
 
 const MAX_FIELDS = 48;
 
-/** a character cleanLine would remove: a line read in place (span) with one is left to line() */
-
 class VmstatSink implements LineSink {
   private readonly out: ParseOutput = emptyOutput();
   private readonly col = new Collector();
@@ -104,7 +102,8 @@ class VmstatSink implements LineSink {
     const L = this.layout;
     if (L === null || this.diskMode) return false;
     if (this.dataRow(chunk, start, end, lineNo, L)) return true;
-    // not tried again in line(), unless cleaning changes it (a NUL or a colour code inside a row)
+    // not tried again in line(), unless cleaning changes it (a NUL or a colour code inside a row:
+    // a line read in place with a character cleanLine would remove is left to line())
     if (!hasControlChar(chunk.slice(start, end))) this.spanMiss = lineNo;
     return false;
   }
