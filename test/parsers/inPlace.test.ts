@@ -164,6 +164,14 @@ describe('RowStore', () => {
     ]);
     expect(out[1]!.stats).toMatchObject({ count: 10, min: 10, max: 90, last: 90 });
   });
+
+  it('Collector: a row set of one series asked for alone gives a store that takes single values', () => {
+    const col = new Collector();
+    const a = col.get('a', 'a', '');
+    col.rows([a])!.pushRow([1]);
+    col.store(a).push(2);
+    expect(col.finish(false)[0]!.values).toEqual([1, 2]);
+  });
 });
 
 describe('scanNumbers', () => {

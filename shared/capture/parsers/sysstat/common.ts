@@ -330,7 +330,7 @@ export class Collector {
       this.stores.set(s, { rows: st, col: 0 });
       return st;
     }
-    if (at.rows.columns === 1) return at.rows as ValueStore;
+    if (at.rows instanceof ValueStore) return at.rows;
     this.splitRows(at.rows);
     return this.stores.get(s)!.rows as ValueStore;
   }
