@@ -347,7 +347,7 @@ export class Collector {
       return first.rows;
     }
     if (series.some((s) => this.stores.has(s)) || new Set(series).size !== series.length) {
-      for (const s of series) { const at = this.stores.get(s); if (at !== undefined && at.rows.columns > 1) this.splitRows(at.rows); }
+      for (const s of series) { const at = this.stores.get(s); if (at !== undefined && !(at.rows instanceof ValueStore)) this.splitRows(at.rows); }
       return null;
     }
     const rows = new RowStore(series.length, this.budget);
