@@ -307,7 +307,7 @@ export function hasInterval(cmd: string | undefined): boolean | undefined {
  * row) can share one RowStore (`rows`): a row is padded, kept or skipped by the stride once for
  * all its columns. A series has one store: asking for it again, alone or in another set, splits
  * the shared store into one store per series first (`RowStore.split`), which go on exactly where
- * it was — so parsers keep a set's store only while `rows.dissolved` is false.
+ * it was (RowSet pushes through whichever a row layout has).
  */
 export class Collector {
   /** lookup by name + labels; values go through the stores, not the set's push */
@@ -392,6 +392,39 @@ export class Collector {
     }
     this.stores.clear();
     return this.list;
+  }
+}
+
+/**
+ * The series of one row layout (a vmstat header's columns, an iostat device), pushed a sample at a
+ * time: through their shared RowStore while they have one (Collector.rows), else — once another
+ * layout shares some of them — through one store each.
+ */
+export class RowSet {
+  private rows: RowStore | null;
+
+  constructor(private readonly col: Collector, readonly series: readonly Series[]) {
+    this.rows = col.rows(series);
+  }
+
+  /** sample `idx` of every series, vals[i] for series[i] (NaN for the samples before it they missed), and its time */
+  push(idx: number, vals: ArrayLike<number>, time: number | null | undefined): void {
+    const timed = time !== undefined && time !== null;
+    const rows = this.rows;
+    if (rows !== null && !rows.dissolved) {
+      rows.padTo(idx);
+      rows.pushRow(vals);
+      if (timed) rows.time(time);
+      return;
+    }
+    this.rows = null;
+    for (let i = 0; i < this.series.length; i++) {
+      const st = this.col.store(this.series[i]!);
+      st.padTo(idx);
+      st.push(vals[i]!);
+      // times run parallel to the values (null where a sample had none); the stores keep them with their points
+      if (timed) st.time(time);
+    }
   }
 }
 

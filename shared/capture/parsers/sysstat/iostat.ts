@@ -5,7 +5,7 @@
 import type { CaptureParser, LineSink, Metric, ParseOutput, Series, Unit } from '../../types';
 import { commandLine, emptyOutput, lookupTable, scanFields } from '../kit';
 import {
-  Clock, Collector, type RowStore, SCAN, bannerFacts, isAmPm, parseClock, genericName, hasFlag, hasInterval, humanNum,
+  Clock, Collector, RowSet, SCAN, bannerFacts, isAmPm, parseClock, genericName, hasFlag, hasInterval, humanNum,
   parseBanner, parseStampLine, restIsBlank, scanNumbers, tokNum, versionLine, widenLines,
 } from './common';
 
@@ -108,7 +108,7 @@ interface Header {
   ptr: number;
 }
 
-interface DevEntry { name: string; pos: number; series: Series[]; rows: RowStore | null; lastSample: number; first: number; last: number }
+interface DevEntry { name: string; pos: number; set: RowSet; lastSample: number; first: number; last: number }
 
 const MAX_FIELDS = 64;
 
@@ -220,29 +220,9 @@ class IostatSink implements LineSink {
       if (o === 1) vals[k] = vals[k]! * mult[k]!;
       else if (o === 2) vals[k] = vals[k]! / 1000;
     }
-    this.pushRow(e, idx, vals);
+    // NaN for the reports the device missed (it appeared late, or -z left it out)
+    e.set.push(idx, vals, this.time);
     return true;
-  }
-
-  /** a device's values for sample idx, with the sample's time; NaN for the reports it missed (it appeared late, or -z left it out) */
-  private pushRow(e: DevEntry, idx: number, vals: ArrayLike<number>): void {
-    const rows = e.rows;
-    const time = this.time;
-    if (rows !== null && !rows.dissolved) {
-      if (rows.len !== idx) rows.padTo(idx);
-      rows.pushRow(vals);
-      if (time !== null) rows.time(time);
-      return;
-    }
-    // series shared with another header's rows: one store per series
-    e.rows = null;
-    for (let k = 0; k < e.series.length; k++) {
-      const st = this.col.store(e.series[k]!);
-      st.padTo(idx);
-      st.push(vals[k]!);
-      // times run parallel to the values (null where no -t stamp was seen); the stores keep them with their points
-      if (time !== null) st.time(time);
-    }
   }
 
   private newEntry(h: Header, dev: string): DevEntry {
@@ -253,7 +233,7 @@ class IostatSink implements LineSink {
       const sp = h.specs[i]!;
       series.push(this.col.get(sp.name, h.cols[i]!, sp.unit, { device: dev }));
     }
-    const e: DevEntry = { name: dev, pos: h.seq.length, series, rows: this.col.rows(series), lastSample: -2, first: -1, last: -1 };
+    const e: DevEntry = { name: dev, pos: h.seq.length, set: new RowSet(this.col, series), lastSample: -2, first: -1, last: -1 };
     h.byDevice.set(dev, e);
     h.seq.push(e);
     return e;
@@ -288,7 +268,8 @@ class IostatSink implements LineSink {
     this.firstDataSeen = true;
     if (e.first < 0) e.first = lineNo;
     e.last = lineNo;
-    this.pushRow(e, idx, vals);
+    // NaN for the reports the device missed (it appeared late, or -z left it out)
+    e.set.push(idx, vals, this.time);
     return true;
   }
 
@@ -467,7 +448,7 @@ class IostatSink implements LineSink {
     if (cmd !== undefined && hasInterval(cmd) === false) sinceBoot = true;
     for (const h of this.headers.values()) {
       for (const e of h.seq) {
-        for (const sr of e.series) widenLines(sr, e.first, e.last);
+        for (const sr of e.set.series) widenLines(sr, e.first, e.last);
       }
     }
     this.out.series = this.col.finish(sinceBoot, this.sample + 1);

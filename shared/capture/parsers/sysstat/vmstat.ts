@@ -5,7 +5,7 @@
 import type { CaptureParser, LineSink, Metric, ParseOutput, Series, Unit } from '../../types';
 import { commandLine, emptyOutput, hasControlChar, lookupTable } from '../kit';
 import {
-  Collector, type RowStore, SCAN, hasFlag, numAt, parseStampLine, restIsBlank, scanNumbers, versionLine, widenLines,
+  Collector, RowSet, SCAN, hasFlag, numAt, parseStampLine, restIsBlank, scanNumbers, versionLine, widenLines,
 } from './common';
 
 /** the program of a command line (after a prompt, or bare) that printed the capture */
@@ -65,7 +65,7 @@ function unitFromCommand(cmd: string | undefined): number {
   return m ? UNIT_MULT[m[1]!]! : 1024;
 }
 
-interface Layout { specs: ColSpec[]; cols: string[]; series: Series[] | null; rows: RowStore | null; memCol: Uint8Array; stamp: boolean; first: number; last: number }
+interface Layout { specs: ColSpec[]; cols: string[]; set: RowSet | null; memCol: Uint8Array; stamp: boolean; first: number; last: number }
 
 const MAX_FIELDS = 48;
 
@@ -136,31 +136,11 @@ class VmstatSink implements LineSink {
       if (t === undefined) return false;
       time = t;
     } else if (!restIsBlank(text, SCAN.end, to)) return false;
-    if (L.series === null) {
-      L.series = L.cols.map((c, i) => this.col.get(L.specs[i]!.name, c, L.specs[i]!.unit));
-      L.rows = this.col.rows(L.series);
-    }
+    if (L.set === null) L.set = new RowSet(this.col, L.cols.map((c, i) => this.col.get(L.specs[i]!.name, c, L.specs[i]!.unit)));
     if (!this.memUnitKnown) this.guessMemUnit(L, vals, lineNo);
     const memCol = L.memCol, mem = this.memMult;
     for (let i = 0; i < ncol; i++) if (memCol[i] === 1) vals[i] = vals[i]! * mem;
-    const idx = this.sample++;
-    const rows = L.rows;
-    if (rows !== null && !rows.dissolved) {
-      // the whole row at once (the common case: one layout, or layouts of the same columns)
-      if (rows.len !== idx) rows.padTo(idx);
-      rows.pushRow(vals);
-      if (time !== undefined) rows.time(time);
-    } else {
-      // columns shared with another layout: one store per series
-      L.rows = null;
-      for (let i = 0; i < ncol; i++) {
-        const st = this.col.store(L.series[i]!);
-        st.padTo(idx);
-        st.push(vals[i]!);
-        // times run parallel to the values (null where a row had none); the stores keep them with their points
-        if (time !== undefined) st.time(time);
-      }
-    }
+    L.set.push(this.sample++, vals, time);
     if (L.first < 0) L.first = lineNo;
     L.last = lineNo;
     this.anyData = true;
@@ -236,7 +216,7 @@ class VmstatSink implements LineSink {
       if (isA) this.active = true;
       const order = isA ? ORDER_A : ORDER;
       const specs = cols.map((c, i) => COLS[c] ?? COLS[c.toLowerCase()] ?? COLS[order[i] ?? ''] ?? { name: c.replace(/\W+/g, '_').toLowerCase(), unit: '' });
-      L = { specs, cols, series: null, rows: null, memCol: new Uint8Array(specs.map((sp) => (sp.kind === 'mem' ? 1 : 0))), stamp, first: -1, last: -1 };
+      L = { specs, cols, set: null, memCol: new Uint8Array(specs.map((sp) => (sp.kind === 'mem' ? 1 : 0))), stamp, first: -1, last: -1 };
       this.layouts.set(key, L);
     }
     this.layout = L;
@@ -298,8 +278,8 @@ class VmstatSink implements LineSink {
   end(): ParseOutput {
     void this.active;
     for (const L of this.layouts.values()) {
-      if (!L.series) continue;
-      for (const sr of L.series) widenLines(sr, L.first, L.last);
+      if (!L.set) continue;
+      for (const sr of L.set.series) widenLines(sr, L.first, L.last);
     }
 
     this.out.series = this.col.finish(false);

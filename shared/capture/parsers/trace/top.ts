@@ -46,6 +46,11 @@ export function topMem(s: string): number {
 }
 
 /** /^\d+$/ */
+/** a %-column's cell without the '%' some tops print after it (BusyBox: "12%") */
+function withoutPercent(v: string): string {
+  return v.endsWith('%') ? v.slice(0, -1) : v;
+}
+
 function allDigits(s: string): boolean {
   const n = s.length;
   if (n === 0) return false;
@@ -368,7 +373,7 @@ class TopSink implements LineSink {
       if (i === this.cmdCol) command = v;
       const kind = kinds[i];
       if (kind === 1) { if (keep) { const b = topMem(v); row.push(Number.isFinite(b) ? b : v); } continue; }
-      const pv = kind === 2 && v.endsWith('%') ? v.slice(0, -1) : v;
+      const pv = kind === 2 ? withoutPercent(v) : v;
       if (c === '%CPU') cpu = num(pv);
       if (!keep) continue;
       const n = plainNumber(pv);
@@ -393,7 +398,7 @@ class TopSink implements LineSink {
     let cpu = NaN;
     if (this.cpuCol >= 0) {
       const v = field(this.cpuCol);
-      cpu = num(v.endsWith('%') ? v.slice(0, -1) : v);
+      cpu = num(withoutPercent(v));
     }
     this.droppedRows++;
     this.processCpu(pid, field(this.cmdCol), cpu, lineNo);
