@@ -170,21 +170,27 @@ export function sliceFile(file, out, bytes) {
   return end;
 }
 
-/** `jc FLAG < file > /dev/null`: wall seconds, or null when jc is missing or fails. */
-export function jcOnce(flag, file) {
+/** `CMD ARGS < file > /dev/null` with `env` added: wall seconds, or null when the program is missing or fails. */
+function timeProgram(cmd, args, file, env = {}) {
   const devnull = fs.openSync('/dev/null', 'w');
   const input = fs.openSync(file, 'r');
   try {
     const t0 = performance.now();
-    const r = spawnSync('jc', [flag], { stdio: [input, devnull, 'ignore'] });
+    const r = spawnSync(cmd, args, { stdio: [input, devnull, 'ignore'], env: { ...process.env, ...env } });
     const secs = (performance.now() - t0) / 1000;
-    return r.status === 0 ? { secs } : null;
+    return r.status === 0 ? secs : null;
   } catch {
     return null;
   } finally {
     fs.closeSync(devnull);
     fs.closeSync(input);
   }
+}
+
+/** `jc FLAG < file > /dev/null`: wall seconds, or null when jc is missing or fails. */
+export function jcOnce(flag, file) {
+  const secs = timeProgram('jc', [flag], file);
+  return secs === null ? null : { secs };
 }
 
 export function hasJc() {
@@ -212,23 +218,6 @@ const REFERENCES = [
   { label: 'awk summing every field', cmd: 'awk', args: ['{ for (i = 1; i <= NF; i++) s += $i } END { print s }'], env: { LC_ALL: 'C' } },
 ];
 
-/** `CMD ARGS < file > /dev/null`: wall seconds, or null when the program is missing or fails. */
-function referenceOnce(ref, file) {
-  const devnull = fs.openSync('/dev/null', 'w');
-  const input = fs.openSync(file, 'r');
-  try {
-    const t0 = performance.now();
-    const r = spawnSync(ref.cmd, ref.args, { stdio: [input, devnull, 'ignore'], env: { ...process.env, ...ref.env } });
-    const secs = (performance.now() - t0) / 1000;
-    return r.status === 0 ? secs : null;
-  } catch {
-    return null;
-  } finally {
-    fs.closeSync(devnull);
-    fs.closeSync(input);
-  }
-}
-
 /**
  * The parser table of `npm run bench`, one row per log: the built CLI end to end
  * (`tunebook parse --json FILE`, best of `runs`), the same CLI with the no-op parser
@@ -251,7 +240,7 @@ export async function parseBench({ CaptureStream, cli, tmp, logs, sizeOf, runs =
     for (let r = 0; r < runs; r++) {
       ceilTimes.push((await cliParseOnce(cli, file, ['--kind', 'text'])).secs);
       e2eTimes.push((await cliParseOnce(cli, file)).secs);
-      REFERENCES.forEach((ref, i) => { const t = referenceOnce(ref, file); if (t !== null) refTimes[i].push(t); });
+      REFERENCES.forEach((ref, i) => { const t = timeProgram(ref.cmd, ref.args, file, ref.env); if (t !== null) refTimes[i].push(t); });
     }
     const refs = REFERENCES.map((ref, i) => ({ label: ref.label, mbps: refTimes[i].length ? mbps(best(refTimes[i])) : null }));
     const stream = await streamOnce(CaptureStream, file, size);
