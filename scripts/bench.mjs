@@ -136,7 +136,8 @@ if (part('parse')) {
     const jc = typeof r.jc === 'string' ? r.jc : `${r.jc.ratio.toFixed(1)}× jc (${r.jc.mbps.toFixed(1)} MB/s)`;
     const wc = r.refs[0]?.mbps;
     const ref = wc ? `; ${(r.e2e / wc).toFixed(2)}× C wc -w (${wc.toFixed(0)} MB/s)` : '';
-    summary.push([`parse ${r.log.label}`, `${r.e2e.toFixed(0)} MB/s (${fmtMB(r.size)}); ${(r.e2e / r.ceiling).toFixed(2)}× no-op ${r.ceiling.toFixed(0)} MB/s; ${jc}${ref}`,
+    const two = r.oneThread === null ? '' : ` in 2 threads, ${(r.e2e / r.oneThread).toFixed(2)}× one`;
+    summary.push([`parse ${r.log.label}`, `${r.e2e.toFixed(0)} MB/s (${fmtMB(r.size)})${two}; ${(r.e2e / r.ceiling).toFixed(2)}× no-op ${r.ceiling.toFixed(0)} MB/s; ${jc}${ref}`,
       aimed ? `≥ ${PARSE_MIN_MBPS} MB/s` : '', aimed ? (pass ? 'PASS' : 'FAIL') : 'info']);
   }
 

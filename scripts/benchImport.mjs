@@ -16,12 +16,12 @@ import { spawn, spawnSync } from 'node:child_process';
 const POLL_MS = 50;
 
 /**
- * dist/cli.cjs with dist/storeWorker.cjs (and parseWorker.cjs) beside it, built with
+ * dist/cli.cjs with dist/storeWorker.cjs (and parseWorker.cjs, halfWorker.cjs) beside it, built with
  * `node scripts/build.mjs node` when one is missing or older than a source it was bundled from
  * (the sources listed in its source map) or than package.json.
  */
 export function ensureCli(root) {
-  const bundles = ['dist/cli.cjs', 'dist/storeWorker.cjs', 'dist/parseWorker.cjs'].map((f) => path.join(root, f));
+  const bundles = ['dist/cli.cjs', 'dist/storeWorker.cjs', 'dist/parseWorker.cjs', 'dist/halfWorker.cjs'].map((f) => path.join(root, f));
   const mtime = (f) => { try { return fs.statSync(f).mtimeMs; } catch { return Infinity; } };
   const stale = bundles.find((b) => {
     if (!fs.existsSync(b) || !fs.existsSync(`${b}.map`)) return true;

@@ -129,12 +129,15 @@ export async function streamOnce(CaptureStream, file, bytes, opts = {}) {
   return { out, secs, cpuSecs, mbps: bytes / 1e6 / secs, cpuMbps: bytes / 1e6 / cpuSecs };
 }
 
-/** `node CLI parse --json [extra…] FILE > /dev/null`: { secs } (wall clock); rejects when it fails. */
-export function cliParseOnce(cli, file, extra = []) {
+/**
+ * `node CLI parse --json [extra…] FILE > /dev/null`: { secs } (wall clock); rejects when it fails.
+ * `env`: added to the child's (TUNEBOOK_SPLIT_MIN_BYTES=off parses a long iostat or vmstat log in one thread).
+ */
+export function cliParseOnce(cli, file, extra = [], env = {}) {
   return new Promise((resolve, reject) => {
     const devnull = fs.openSync('/dev/null', 'w');
     const t0 = performance.now();
-    const child = spawn(process.execPath, [cli, 'parse', '--json', ...extra, file], { stdio: ['ignore', devnull, 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'parse', '--json', ...extra, file], { stdio: ['ignore', devnull, 'pipe'], env: { ...process.env, ...env } });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
     child.on('error', (e) => { fs.closeSync(devnull); reject(e); });
@@ -224,7 +227,8 @@ const REFERENCES = [
  * (`--kind text`: reading, decoding, line splitting and the JSON — the ceiling), CaptureStream alone
  * in this process, jc on a slice (ours timed on the very same slice, in the same run), and the C
  * references (REFERENCES) on the whole file, interleaved with ours.
- * Returns rows { log, size, e2e, ceiling, stream, streamCeiling, jc, refs } (MB/s figures; jc:
+ * Returns rows { log, size, e2e, oneThread, ceiling, stream, streamCeiling, jc, refs } (MB/s figures;
+ * oneThread: the same CLI with the cut off, for the logs it cuts in two, else null; jc:
  * { mbps, oursMbps, ratio } or a reason string; refs: [{ label, mbps | null }]).
  */
 export async function parseBench({ CaptureStream, cli, tmp, logs, sizeOf, runs = 3, print = console.log }) {
@@ -234,12 +238,15 @@ export async function parseBench({ CaptureStream, cli, tmp, logs, sizeOf, runs =
     const file = path.join(tmp, `${log.name}.log`);
     const size = writeLog(file, log, sizeOf(log));
     const mbps = (secs) => size / 1e6 / secs;
-    const e2eTimes = [], ceilTimes = [];
+    const e2eTimes = [], ceilTimes = [], oneTimes = [];
     const refTimes = REFERENCES.map(() => []);
+    // iostat and vmstat logs this long are cut in two and parsed on two cores (halfParse.ts): also timed in one thread
+    const halves = log.kind === 'iostat' || log.kind === 'vmstat';
     // interleaved, so a burst of load on the machine hits all alike
     for (let r = 0; r < runs; r++) {
       ceilTimes.push((await cliParseOnce(cli, file, ['--kind', 'text'])).secs);
       e2eTimes.push((await cliParseOnce(cli, file)).secs);
+      if (halves) oneTimes.push((await cliParseOnce(cli, file, [], { TUNEBOOK_SPLIT_MIN_BYTES: 'off' })).secs);
       REFERENCES.forEach((ref, i) => { const t = timeProgram(ref.cmd, ref.args, file, ref.env); if (t !== null) refTimes[i].push(t); });
     }
     const refs = REFERENCES.map((ref, i) => ({ label: ref.label, mbps: refTimes[i].length ? mbps(best(refTimes[i])) : null }));
@@ -261,11 +268,13 @@ export async function parseBench({ CaptureStream, cli, tmp, logs, sizeOf, runs =
     fs.rmSync(file, { force: true });
     const row = {
       log, size, kind, e2e: mbps(best(e2eTimes)), e2eAll: e2eTimes.map(mbps), ceiling: mbps(best(ceilTimes)),
+      oneThread: oneTimes.length ? mbps(best(oneTimes)) : null,
       stream: Math.max(stream.mbps, stream.cpuMbps), streamCeiling: Math.max(streamCeiling.mbps, streamCeiling.cpuMbps), jc: jcRow, refs,
     };
     rows.push(row);
     const jcText = typeof jcRow === 'string' ? jcRow : `jc ${log.jc} ${jcRow.mbps.toFixed(1)} MB/s on ${(jcRow.sliceSize / 1e6).toFixed(0)} MB, ours ${jcRow.oursMbps.toFixed(0)} MB/s on the same slice: ${jcRow.ratio.toFixed(1)}× faster`;
-    print(`${log.label.padEnd(13)} ${(size / 1e6).toFixed(0)} MB (kind ${kind}): tunebook parse --json ${row.e2e.toFixed(0)} MB/s end to end (runs ${row.e2eAll.map((x) => x.toFixed(0)).join(', ')}), `
+    const one = row.oneThread === null ? '' : ` in two threads (${row.oneThread.toFixed(0)} MB/s in one: ${(row.e2e / row.oneThread).toFixed(2)}×)`;
+    print(`${log.label.padEnd(13)} ${(size / 1e6).toFixed(0)} MB (kind ${kind}): tunebook parse --json ${row.e2e.toFixed(0)} MB/s end to end${one} (runs ${row.e2eAll.map((x) => x.toFixed(0)).join(', ')}), `
       + `${(row.e2e / row.ceiling * 100).toFixed(0)} % of the no-op ceiling ${row.ceiling.toFixed(0)} MB/s (--kind text); in process ${row.stream.toFixed(0)} MB/s of ${row.streamCeiling.toFixed(0)} MB/s; ${jcText}; `
       + `C on the same file: ${refs.map((r) => `${r.label} ${r.mbps === null ? 'not run' : r.mbps.toFixed(0) + ' MB/s'}`).join(', ')}`);
   }

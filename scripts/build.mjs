@@ -35,6 +35,7 @@ if (only !== 'renderer') {
     ['electron/services/parseWorker.ts', 'dist/parseWorker.cjs'],
     ['electron/services/storeWorker.ts', 'dist/storeWorker.cjs'],
     ['electron/services/readWorker.ts', 'dist/readWorker.cjs'],
+    ['electron/services/halfWorker.ts', 'dist/halfWorker.cjs'],
     ['electron/main/main.ts', 'dist/electron/main.cjs'],
     ['electron/main/preload.ts', 'dist/electron/preload.cjs'],
   ];

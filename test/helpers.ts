@@ -30,7 +30,7 @@ export function buildBundles(): Promise<{ dir: string; cli: string; parseWorkerF
       if (pid && !alive(Number(pid))) rmSync(path.join(cache, name), { recursive: true, force: true });
     }
     const dir = path.join(cache, `test-build-${process.pid}`);
-    const entries = { cli: 'electron/cli/main.ts', parseWorker: 'electron/services/parseWorker.ts', storeWorker: 'electron/services/storeWorker.ts', readWorker: 'electron/services/readWorker.ts' };
+    const entries = { cli: 'electron/cli/main.ts', parseWorker: 'electron/services/parseWorker.ts', storeWorker: 'electron/services/storeWorker.ts', readWorker: 'electron/services/readWorker.ts', halfWorker: 'electron/services/halfWorker.ts' };
     await Promise.all(Object.entries(entries).map(([name, entry]) => build({
       entryPoints: [path.join(ROOT, entry)], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
       outfile: path.join(dir, `${name}.cjs`), external: ['better-sqlite3', 'electron', 'playwright-core'], logLevel: 'silent',

@@ -14,6 +14,7 @@ import { CaptureStream, evaluateFindings } from '../../shared/capture/registry';
 import { captureDecoder } from '../../shared/capture/decode';
 import { asciiText } from './asciiText';
 import type { ParsedCapture } from '../../shared/capture/types';
+import { HalvedStream } from './halfParse';
 import { TunebookError } from '../../shared/api';
 
 export interface ParseFileOptions {
@@ -23,11 +24,14 @@ export interface ParseFileOptions {
   signal?: AbortSignal;
   /** the capture's name (run1/iostat.txt, its `file`) and the name said in messages; else the base name and the path */
   name?: string;
+  /** false: never cut a long capture in two (halfParse.ts); it is, when its kind can be and it is long enough */
+  split?: boolean;
+  /** the half worker's bundle (default: halfWorker.cjs beside the running one; tests give theirs) */
+  halfWorker?: string;
 }
 
-/** Read size: 1 MiB pieces, decoded and parsed 64 KiB at a time. */
+/** Read size: 1 MiB pieces (decoded and parsed 64 KiB at a time: HalvedStream). */
 const READ_BYTES = 1 << 20;
-const DECODE_BYTES = 64 * 1024;
 
 /** What a special file is, in words. */
 function specialKind(st: Stats): string | null {
@@ -131,6 +135,11 @@ export async function parseFile(file: string, opts: ParseFileOptions = {}): Prom
   const bufs = [Buffer.allocUnsafe(READ_BYTES), Buffer.allocUnsafe(READ_BYTES)];
   let which = 0;
   let next: Promise<{ bytesRead: number; buffer: Buffer }> | null = null;
+  // a long capture is cut in two once its kind is known: this stream reads up to the cut, a thread the rest
+  const halved = new HalvedStream(stream, decoder, file, total, {
+    name: opts.name ?? path.basename(file), ...(opts.halfWorker ? { worker: opts.halfWorker } : {}),
+    split: opts.split !== false && st.isFile() && !pipe,
+  });
   try {
     next = readPiece(bufs[0]!);
     for (;;) {
@@ -144,16 +153,22 @@ export async function parseFile(file: string, opts: ParseFileOptions = {}): Prom
       which ^= 1;
       next = readPiece(bufs[which]!);
       read += bytesRead;
-      // in 64 KiB strings: they die young, where 1 MiB ones would wait in the large-object space for a full GC
-      for (let o = 0; o < bytesRead; o += DECODE_BYTES) stream.write(decoder.write(buffer.subarray(o, Math.min(bytesRead, o + DECODE_BYTES))));
+      const rest = halved.write(buffer.subarray(0, bytesRead));
       opts.onProgress?.(read, total);
+      if (rest) break;
     }
+  } catch (e) {
+    halved.cancel();
+    throw e;
   } finally {
     if (next) await next.catch(() => undefined);
     await input.close();
   }
-  stream.write(decoder.end());
-  const parsed = stream.end();
+  if (zeros >= 0) halved.cancel();
+  const parsed = await halved.end();
+  // the two halves do not join: read it again in one piece, as it always can be
+  if (parsed === null) return parseFile(file, { ...opts, split: false });
+  if (read < total) opts.onProgress?.(total, total);
   if (pipe && read === 0) parsed.warnings.push(`${label} is a named pipe that gave nothing: no program was writing to it`);
   if (zeros >= 0) parsed.warnings.push(`reading stopped at byte ${zeros}: 1 MiB of zero bytes follows (a sparse, binary or device file); the rest was not read`);
   return parsed;

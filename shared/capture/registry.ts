@@ -2,7 +2,7 @@
  * The capture registry: detects a capture's kind from its content, streams its lines through the
  * chosen parser, and applies the finding rules. Pure TypeScript: runs in Node, a worker, or a page.
  */
-import type { CaptureContext, CaptureParser, Finding, FindingRule, LineSink, ParseOutput, ParsedCapture } from './types';
+import type { CaptureContext, CaptureParser, Finding, FindingRule, LineSink, ParseOutput, ParsedCapture, SinkOptions } from './types';
 import { cleanLine, commandParts, hasControlChar } from './text';
 import { keepFiniteNumbers } from './safe';
 import { emptyOutput } from './parsers/kit';
@@ -132,7 +132,14 @@ export interface ParseOptions {
    * series on the clock (alignSeries). The context comes back on the parsed capture.
    */
   context?: CaptureContext;
+  /** the second half of a capture cut in two (shared/capture/split.ts): SinkOptions.sampleBase */
+  sampleBase?: number;
+  /** points kept per series, for the parsers that take it (SinkOptions.budget; tests) */
+  budget?: number;
 }
+
+/** Where a stream is at a cut between two halves (shared/capture/split.ts): its sink's splitState and the lines read. */
+export interface SplitPoint { samples: number; key: string; settled: string; lines: number }
 
 /**
  * A streaming parse: write text chunks as they arrive, then end(). Detection runs on the first
@@ -167,7 +174,11 @@ export class CaptureStream {
   private start(p: CaptureParser, confidence: number): void {
     this.parser = p;
     this.confidence = confidence;
-    try { this.sink = p.open(); } catch (e) { this.sink = TEXT_PARSER.open(); this.extraWarnings.push(`parser ${p.id} failed to start: ${String(e)}`); }
+    const sinkOpts: SinkOptions = {
+      ...(this.opts.sampleBase !== undefined ? { sampleBase: this.opts.sampleBase } : {}),
+      ...(this.opts.budget !== undefined ? { budget: this.opts.budget } : {}),
+    };
+    try { this.sink = p.open(sinkOpts); } catch (e) { this.sink = TEXT_PARSER.open(); this.extraWarnings.push(`parser ${p.id} failed to start: ${String(e)}`); }
     this.spans = typeof this.sink.span === 'function';
     const command = this.opts.context?.command;
     if (command && this.sink.setCommand) {
@@ -297,15 +308,58 @@ export class CaptureStream {
     }
   }
 
-  end(): ParsedCapture {
+  /** the parser chosen (forced, told by the command, or detected once the head was read), else null */
+  get kind(): string | null { return this.parser?.id ?? null; }
+
+  /** The text held back to tell its encoding is read now (a primer shorter than that, split.ts). */
+  private settle(): void {
     if (this.sniff !== null) { const held = this.decideEncoding(); this.writeText(this.dropNul ? held.replace(NUL_ALL, '') : held); }
+  }
+
+  /** nothing of the stream's own: no warning, no cut line, no UTF-16 guess */
+  private get plain(): boolean {
+    return this.extraWarnings.length === 0 && this.droppedWarnings === 0 && this.cut === 0 && !this.dropNul;
+  }
+
+  /**
+   * Where this stream is, to cut the capture here (split.ts): null unless it is at a line's start,
+   * has added nothing of its own, and its parser can be cut.
+   */
+  splitState(): SplitPoint | null {
+    this.settle();
+    const sink = this.sink;
+    if (sink === null || !sink.splitState || this.partial !== '' || this.pendingCR || !this.plain) return null;
+    return { ...sink.splitState(), lines: this.lineNo };
+  }
+
+  /** The second half's end (split.ts): its sink's own output, what it settled on, and whether the stream added anything. */
+  endHalf(): { out: ParseOutput; settled: string; clean: boolean } {
+    this.settle();
+    if (this.partial) { this.feed(this.partial); this.partial = ''; }
+    const sink = this.sink;
+    if (sink === null || !sink.splitState) return { out: emptyOutput(), settled: '', clean: false };
+    try {
+      const settled = sink.splitState().settled;
+      return { out: sink.end(), settled, clean: this.plain };
+    } catch { return { out: emptyOutput(), settled: '', clean: false }; }
+  }
+
+  /**
+   * The parse. `join`: this stream read the first half of a capture cut in two, and this joins the
+   * second's (split.ts; it may throw SplitMismatch, which goes to the caller).
+   */
+  end(join?: (out: ParseOutput, at: SplitPoint | null) => ParseOutput): ParsedCapture {
+    let at = join ? this.splitState() : null;
+    this.settle();
     if (this.partial) { this.feed(this.partial); this.partial = ''; }
     if (!this.sink) this.detectNow();
     let out: ParseOutput;
     try { out = this.sink!.end(); } catch (e) {
       out = emptyOutput();
+      at = null;
       this.warn(`parser ${this.parser!.id} failed: ${e instanceof Error ? e.message : String(e)}`);
     }
+    if (join) out = join(out, at);
     // the numbers shown are finite, whatever the parser made of a number too long for a double
     let unsafe: string;
     try { unsafe = keepFiniteNumbers(out); } catch (e) { unsafe = `parser ${this.parser!.id} gave a malformed result: ${e instanceof Error ? e.message : String(e)}`; }

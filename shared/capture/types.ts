@@ -174,6 +174,13 @@ export interface LineSink {
    * → MiB, vmstat -S M). A sink without it still gets the command into `ParseOutput.command`.
    */
   setCommand?(cmd: string): void;
+  /**
+   * A sink whose parser can be cut (CaptureParser.split): the samples it has begun, a key of what
+   * else carries from one sample to the next (headers, clock), and what it settles on at its first
+   * sample (vmstat's memory unit, guessed from the first row). Two halves join only when the first's
+   * key at its end equals the second's after its primer, and both settled alike (shared/capture/split.ts).
+   */
+  splitState?(): { samples: number; key: string; settled: string };
   end(): ParseOutput;
 }
 
@@ -200,9 +207,46 @@ export interface CaptureParser {
    */
   detect(head: readonly string[]): number;
   /** a fresh sink for one capture */
-  open(): LineSink;
+  open(opts?: SinkOptions): LineSink;
   /** the commands whose output this parser reads (registry.parserForCommand) */
   commands?: readonly CommandMatch[];
+  /**
+   * How a long capture of this format is cut in two, to be parsed on two cores (shared/capture/split.ts):
+   * absent when it cannot be. Its sink then takes `SinkOptions.sampleBase` and has `splitState`.
+   */
+  split?: SplitRules;
+}
+
+/** How a sink is opened. */
+export interface SinkOptions {
+  /**
+   * The second half of a capture cut in two (shared/capture/split.ts): its samples are numbered from
+   * this many, as if the first half's had come before (the points before are missing ones).
+   */
+  sampleBase?: number;
+  /** points kept per series (MAX_POINTS_PER_SERIES), for tests: the split-capable sinks take it */
+  budget?: number;
+}
+
+/**
+ * Where a capture of one format can be cut (shared/capture/split.ts), as seen from its head (the
+ * first lines): null when this one cannot be (a JSON report, a mode whose samples are not told by
+ * a line of their own).
+ */
+export interface SplitRules {
+  plan(head: readonly string[]): SplitPlan | null;
+}
+
+export interface SplitPlan {
+  /** the head's lines before its first sample: what the second half is read after (banner, headers) */
+  primer: string[];
+  /**
+   * How many samples begin in `bytes` (UTF-8, whole lines): the sample count of a first half, told
+   * ahead. On bytes: a first half of 500 MB is counted without making it a string.
+   */
+  count(bytes: Uint8Array): number;
+  /** offset of the first line at or after `from` (a line start) where a sample begins, or -1 */
+  boundary(text: string, from: number): number;
 }
 
 /** Context handed to finding rules: the capture and the other captures of the same experiment. */

@@ -36,7 +36,7 @@ describe('electron-builder.yml', () => {
   });
 
   it('packs the built app, unpacks native code, rebuilds better-sqlite3 for Electron', () => {
-    expect(config.files).toEqual(expect.arrayContaining(['package.json', 'dist/electron/**', 'dist/renderer/**', 'dist/parseWorker.cjs', 'dist/storeWorker.cjs', 'dist/readWorker.cjs']));
+    expect(config.files).toEqual(expect.arrayContaining(['package.json', 'dist/electron/**', 'dist/renderer/**', 'dist/parseWorker.cjs', 'dist/storeWorker.cjs', 'dist/readWorker.cjs', 'dist/halfWorker.cjs']));
     expect(config.asarUnpack.some((p) => p.includes('better-sqlite3') && p.endsWith('.node'))).toBe(true);
     expect(config.npmRebuild).toBe(true);
   });

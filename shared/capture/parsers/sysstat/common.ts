@@ -256,6 +256,8 @@ export class Clock {
   private day: number | undefined;
   private lastSec = -1;
   setDay(day: number | undefined): void { this.day = day; this.lastSec = -1; }
+  /** the day, and whether a time of day was read (split.ts: a second half starts where the banner did) */
+  key(): string { return `${this.day}@${this.lastSec >= 0}`; }
   /** epoch ms (or null when no date is known) for seconds since midnight */
   at(sec: number): number | null {
     if (this.day === undefined) return null;
@@ -317,8 +319,12 @@ export class Collector {
   private readonly stores = new Map<Series, { rows: RowStore; col: number }>();
   private readonly budget: number;
 
-  /** `budget`: points kept per series (tests use small ones) */
-  constructor(budget: number = MAX_POINTS_PER_SERIES) {
+  /**
+   * `budget`: points kept per series (tests use small ones). `base`: the sample the caller's sample 0
+   * is (the second half of a capture cut in two, SinkOptions.sampleBase): the samples before it are
+   * missing ones, so every store is exactly where one that had read the first half would be.
+   */
+  constructor(budget: number = MAX_POINTS_PER_SERIES, readonly base = 0) {
     this.budget = pointBudget(budget);
   }
 
@@ -327,6 +333,7 @@ export class Collector {
     const at = this.stores.get(s);
     if (at === undefined) {
       const st = new ValueStore(this.budget);
+      if (this.base > 0) st.skipTo(this.base);
       this.stores.set(s, { rows: st, col: 0 });
       return st;
     }
@@ -351,6 +358,7 @@ export class Collector {
       return null;
     }
     const rows = new RowStore(series.length, this.budget);
+    if (this.base > 0) rows.skipTo(this.base);
     series.forEach((s, col) => this.stores.set(s, { rows, col }));
     return rows;
   }
@@ -371,6 +379,7 @@ export class Collector {
   push(s: Series, v: number, idx: number, lineNo: number, time: number | null | undefined, store?: ValueStore): void {
     const st = store ?? this.store(s);
     if (idx >= 0) {
+      idx += this.base;
       if (st.len > idx) return; // one value per sample: a duplicate row is ignored
       st.padTo(idx);
     }
@@ -383,6 +392,7 @@ export class Collector {
 
   /** final list; `sinceBoot` marks values[0] as the since-boot report; `samples` pads every series with NaN to that many */
   finish(sinceBoot: boolean, samples?: number): Series[] {
+    if (samples !== undefined) samples += this.base;
     for (const s of this.list) {
       const at = this.stores.get(s) ?? { rows: new ValueStore(this.budget), col: 0 };
       if (samples !== undefined) at.rows.padTo(samples);
@@ -409,6 +419,7 @@ export class RowSet {
 
   /** sample `idx` of every series, vals[i] for series[i] (NaN for the samples before it they missed), and its time */
   push(idx: number, vals: ArrayLike<number>, time: number | null | undefined): void {
+    idx += this.col.base;
     const timed = time !== undefined && time !== null;
     const rows = this.rows;
     if (rows !== null && !rows.dissolved) {
@@ -427,6 +438,9 @@ export class RowSet {
     }
   }
 }
+
+/** how many of `n` points thinHalf keeps */
+const thinHalfLength = (n: number): number => (n === 0 ? 0 : Math.floor((n - 1) / 2) + 1);
 
 /** the figures RowStore keeps per column, at these offsets of its record */
 const FIRST = 0, N = 1, SUM = 2, MIN = 3, MAX = 4, LAST = 5, SUM_ALL = 6, STATS = 7;
@@ -529,6 +543,43 @@ export class RowStore {
         }
       }
       this.pushRow(this.nanRow);
+    }
+  }
+
+  /**
+   * A fresh store starts at sample `n`, exactly as if `n` missing samples had been pushed (padTo(n)),
+   * without a push per kept one: the second half of a capture cut in two (Collector.base) starts
+   * every store tens of thousands of samples in.
+   */
+  skipTo(n: number): void {
+    if (this.len !== 0) throw new Error('skipTo on a store already pushed to');
+    // the counters, as pushRow moves them (makeRoom thins at the budget)
+    let len = 0, kept = 0, stride = 1, next = 0, thinned = false;
+    while (len < n) {
+      if (len !== next) { len = next < n ? next : n; continue; }
+      if (kept === this.budget) { thinned = true; kept = thinHalfLength(kept); stride *= 2; }
+      kept++;
+      next = len + stride;
+      len++;
+    }
+    // as makeRoom grows it: doubling from 64, from 16,384 straight to the budget (which a thinned store has)
+    let cap = thinned ? this.budget : 0;
+    if (kept > 0 && !thinned) for (cap = Math.min(this.budget, 64); cap < kept; cap = Math.min(this.budget, cap >= 16384 ? this.budget : cap * 2));
+    this.bufs = this.bufs.map(() => {
+      const b = new Array<number>(cap);
+      for (let j = 0; j < kept; j++) b[j] = NaN;
+      return b;
+    });
+    this.cap = cap;
+    this.len = len;
+    this.kept = kept;
+    this.stride = stride;
+    this.next = next;
+    if (thinned) {
+      // the first thinning's statistics over missing samples: nothing but the count (len)
+      this.thinned = true;
+      this.stats.fill(0);
+      for (let o = FIRST; o < this.stats.length; o += STATS) this.stats[o] = NaN;
     }
   }
 
@@ -676,4 +727,52 @@ export function genericName(col: string): string {
   if (c.endsWith('/s')) { c = c.slice(0, -2); suffix = suffix || '_per_second'; }
   const base = c.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toLowerCase();
   return (base || 'value') + suffix;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cutting a capture in two (CaptureParser.split, shared/capture/split.ts)
+
+/** How many lines of `bytes` (whole lines) begin a sample: `begins(bytes, i)` for each line start i. */
+export function countLines(bytes: Uint8Array, begins: (bytes: Uint8Array, i: number) => boolean): number {
+  let n = 0;
+  for (let i = 0; i < bytes.length;) {
+    if (begins(bytes, i)) n++;
+    const nl = bytes.indexOf(10, i);
+    if (nl < 0) break;
+    i = nl + 1;
+  }
+  return n;
+}
+
+/** the bytes at i are `marker`'s characters (ASCII) */
+export function bytesStartWith(bytes: Uint8Array, i: number, marker: string): boolean {
+  if (i + marker.length > bytes.length) return false;
+  for (let k = 0; k < marker.length; k++) if (bytes[i + k] !== marker.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * The first line start at or after `from` (a line start) where `cut(text, i, prev)` holds — prev is
+ * the previous line's start, or -1 when it is before `from` — else -1.
+ */
+export function findLine(text: string, from: number, cut: (text: string, i: number, prev: number) => boolean): number {
+  let prev = -1;
+  for (let i = from; i < text.length;) {
+    if (cut(text, i, prev)) return i;
+    const nl = text.indexOf('\n', i);
+    if (nl < 0) break;
+    prev = i;
+    i = nl + 1;
+  }
+  return -1;
+}
+
+/** the line starting at i is empty (or only blanks) */
+export function blankAt(text: string, i: number): boolean {
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) return true;
+    if (c !== 32 && c !== 9) return false;
+  }
+  return true;
 }

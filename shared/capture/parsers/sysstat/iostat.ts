@@ -2,10 +2,10 @@
  * iostat (sysstat 9 … 12): -x (10.x and 11/12 layouts), -d, -c, -t, -m, -k, -p, -s, -h, -y, -z,
  * -o JSON. Series per device for every column and CPU series for the avg-cpu block.
  */
-import type { CaptureParser, LineSink, Metric, ParseOutput, Series, Unit } from '../../types';
+import type { CaptureParser, LineSink, Metric, ParseOutput, Series, SinkOptions, SplitPlan, Unit } from '../../types';
 import { commandLine, emptyOutput, lookupTable, scanFields } from '../kit';
 import {
-  Clock, Collector, RowSet, SCAN, bannerFacts, isAmPm, parseClock, genericName, hasFlag, hasInterval, humanNum,
+  Clock, Collector, RowSet, SCAN, bannerFacts, blankAt, bytesStartWith, countLines, isAmPm, parseClock, genericName, hasFlag, hasInterval, humanNum,
   parseBanner, parseStampLine, restIsBlank, scanNumbers, tokNum, versionLine, widenLines,
 } from './common';
 
@@ -117,7 +117,7 @@ const JSON_KEYS = lookupTable({ rrqm: '%rrqm', wrqm: '%wrqm', drqm: '%drqm', uti
 
 class IostatSink implements LineSink {
   private readonly out: ParseOutput = emptyOutput();
-  private readonly col = new Collector();
+  private readonly col: Collector;
   private readonly headers = new Map<string, Header>();
   private header: Header | null = null;
   private cpuCols: string[] | null = null;
@@ -141,6 +141,16 @@ class IostatSink implements LineSink {
 
   /** the line span() tried as a device row and left to line() (not tried again there) */
   private spanMiss = 0;
+
+  constructor(opts: SinkOptions = {}) {
+    this.col = new Collector(opts.budget, opts.sampleBase);
+  }
+
+  /** reports begun; between reports or not; the clock of time-only stamps (split.ts) */
+  splitState(): { samples: number; key: string; settled: string } {
+    const key = [this.expectCpu > 0, this.json !== null, this.pendingTime, this.clock.key()].join('\n');
+    return { samples: this.sample + 1, key, settled: '' };
+  }
 
   span(chunk: string, start: number, end: number, lineNo: number): boolean {
     if (this.json !== null || start === end) return false;
@@ -482,9 +492,50 @@ export const iostat: CaptureParser = {
     if (banner && score === 0) return 0;
     return score;
   },
-  open: () => new IostatSink(),
+  open: (opts) => new IostatSink(opts),
+  split: { plan: splitPlan },
 };
 
 function promptLike(t: string): boolean {
   return /^(?:\S*[#$%>]\s+)?(?:sudo\s+)?iostat(?:\s|$)/.test(t) || /[#$%>]\s*iostat(?:\s|$)/.test(t);
+}
+
+/**
+ * An iostat log is cut at the start of a report: its avg-cpu header (or its device header when it
+ * shows no CPU), with the -t time stamp before it, after a blank line. Every report is one sample.
+ * Not the JSON report.
+ */
+function splitPlan(head: readonly string[]): SplitPlan | null {
+  if (head.some((l) => l.trimStart().startsWith('{'))) return null;
+  const marker = head.some((l) => l.startsWith('avg-cpu:')) ? 'avg-cpu:' : head.some((l) => /^Device:?\s/.test(l)) ? 'Device' : null;
+  if (marker === null) return null;
+  // the report's first line: the marker after a blank line, or a time stamp between the two
+  const reportAt = (lines: readonly string[], m: number): number => {
+    if (m > 0 && lines[m - 1]!.trim() !== '') return m > 1 && lines[m - 2]!.trim() === '' ? m - 1 : -1;
+    return m;
+  };
+  const m = head.findIndex((l) => l.startsWith(marker));
+  const first = reportAt(head, m);
+  if (first < 0) return null;
+  return {
+    primer: head.slice(0, first),
+    count: (bytes) => countLines(bytes, (b, i) => bytesStartWith(b, i, marker)),
+    boundary: (text, from) => {
+      for (let at = text.indexOf('\n' + marker, Math.max(0, from - 1)); at >= 0; at = text.indexOf('\n' + marker, at + 1)) {
+        const prev = lineBefore(text, at); // the line before the marker's
+        if (prev < from) continue;
+        if (blankAt(text, prev)) return at + 1;
+        if (prev > 0) {
+          const before = lineBefore(text, prev - 1);
+          if (before >= from && blankAt(text, before)) return prev;
+        }
+      }
+      return -1;
+    },
+  };
+}
+
+/** the start of the line that ends at the line break text[nl] */
+function lineBefore(text: string, nl: number): number {
+  return nl === 0 ? 0 : text.lastIndexOf('\n', nl - 1) + 1;
 }

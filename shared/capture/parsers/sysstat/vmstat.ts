@@ -2,10 +2,10 @@
  * vmstat (procps / procps-ng 3.x, 4.x): plain, -w, -t, -a, -S k|K|m|M, -n, -y, repeated headers,
  * the procps 4 "gu" column, -d (disk counters), -s (summary → metrics and facts).
  */
-import type { CaptureParser, LineSink, Metric, ParseOutput, Series, Unit } from '../../types';
+import type { CaptureParser, LineSink, Metric, ParseOutput, Series, SinkOptions, SplitPlan, Unit } from '../../types';
 import { commandLine, emptyOutput, hasControlChar, lookupTable } from '../kit';
 import {
-  Collector, RowSet, SCAN, hasFlag, numAt, parseStampLine, restIsBlank, scanNumbers, versionLine, widenLines,
+  Collector, RowSet, SCAN, countLines, findLine, hasFlag, numAt, parseStampLine, restIsBlank, scanNumbers, versionLine, widenLines,
 } from './common';
 
 /** the program of a command line (after a prompt, or bare) that printed the capture */
@@ -71,7 +71,7 @@ const MAX_FIELDS = 48;
 
 class VmstatSink implements LineSink {
   private readonly out: ParseOutput = emptyOutput();
-  private readonly col = new Collector();
+  private readonly col: Collector;
   private layout: Layout | null = null;
   private readonly layouts = new Map<string, Layout>();
   private sample = 0;
@@ -89,6 +89,18 @@ class VmstatSink implements LineSink {
 
   /** the line span() tried as a data row and left to line() (not tried again there) */
   private spanMiss = 0;
+
+  constructor(opts: SinkOptions = {}) {
+    this.col = new Collector(opts.budget, opts.sampleBase);
+  }
+
+  /** rows read; the headers and modes in effect; the memory unit (split.ts) */
+  splitState(): { samples: number; key: string; settled: string } {
+    const L = this.layout;
+    const key = [L ? L.cols.join(' ') + (L.stamp ? ' +stamp' : '') : '', this.lastProcsText, this.lastHeaderText, L === this.lastHeaderLayout,
+      this.diskMode, this.partition, this.disks.size, this.pendingStamp].join('\n');
+    return { samples: this.sample, key, settled: this.memUnitKnown ? String(this.memMult) : '' };
+  }
 
   /** The command line (a prompt line at the top, or told by the capture kit's manifest): -S units, -y. */
   setCommand(cmd: string): void {
@@ -312,5 +324,37 @@ export const vmstat: CaptureParser = {
     }
     return score;
   },
-  open: () => new VmstatSink(),
+  open: (opts) => new VmstatSink(opts),
+  split: { plan: splitPlan },
 };
+
+/** a row of numbers: its first non-blank character is a digit */
+function rowAt(text: string, i: number): boolean {
+  let c = text.charCodeAt(i);
+  while (c === 32 || c === 9) c = text.charCodeAt(++i);
+  return c >= 48 && c <= 57;
+}
+
+/** rowAt in UTF-8 bytes */
+function rowBytesAt(bytes: Uint8Array, i: number): boolean {
+  let c = bytes[i];
+  while (c === 32 || c === 9) c = bytes[++i];
+  return c !== undefined && c >= 48 && c <= 57;
+}
+
+/**
+ * A vmstat log of rows under one procs header is cut before a row that follows a row (every row is
+ * a sample). Not the -d/-p/-s reports (their samples are not one row each).
+ */
+function splitPlan(head: readonly string[]): SplitPlan | null {
+  if (head.some((l) => /^\s*(?:disk-|\{)/.test(l) || /^\S+\s+reads\s+read sectors/.test(l))) return null;
+  const header = head.findIndex((l) => /^\s*r\s+b\s/.test(l));
+  if (header < 0) return null;
+  const first = head.findIndex((l, i) => i > header && rowAt(l, 0));
+  if (first < 0) return null;
+  return {
+    primer: head.slice(0, first),
+    count: (bytes) => countLines(bytes, rowBytesAt),
+    boundary: (text, from) => findLine(text, from, (t, i, prev) => prev >= 0 && rowAt(t, i) && rowAt(t, prev)),
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * The second half of a long capture, parsed in a thread of its own while the host parses the first
+ * (shared/capture/split.ts says how and why; this is the threads and the file).
+ *
+ * A host (the CLI's and the app's parseFile, the store's stageCapture) calls startSecondHalf once its
+ * stream knows the capture's kind. For a file of SPLIT_MIN_BYTES or more whose parser can be cut, it
+ * finds a cut about half way (a report's first line), starts the half worker (halfWorker.ts, bundled
+ * to halfWorker.cjs beside the host's bundle) and returns where to stop feeding its own stream. The
+ * worker counts the samples before the cut, parses the rest, and sends its half back (points in
+ * transferred Float64Arrays). The host joins the two (CaptureStream.end with joinHalves); when they
+ * do not join, or the worker fails, the host parses the file again in one piece.
+ */
+import { existsSync, closeSync, openSync, readSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { CaptureDecoder } from '../../shared/capture/decode';
+import type { CaptureStream } from '../../shared/capture/registry';
+import { SPLIT_MIN_BYTES, SplitMismatch, headLines, joinHalves, splitPlan, type HalfSeries, type SecondHalf } from '../../shared/capture/split';
+import type { CaptureContext, ParsedCapture } from '../../shared/capture/types';
+
+/** what the half worker is told */
+export interface HalfJob {
+  file: string;
+  /** byte offset of the cut (a line's start) */
+  at: number;
+  /** the file's size when the host began: the worker reads up to there (the host checks it read as much) */
+  end: number;
+  kind: string;
+  /** the head's lines (the plan is made again from them there) */
+  head: string[];
+  name: string;
+  context?: CaptureContext;
+}
+
+export type HalfReply = { half: SecondHalf } | { mismatch: string } | { error: string };
+
+/** The half with its points in Float64Arrays (times: NaN = none), and their buffers to transfer, not copy. */
+export function toWire(half: SecondHalf): { wire: SecondHalf; transfer: ArrayBuffer[] } {
+  const transfer: ArrayBuffer[] = [];
+  const series = half.out.series.map((s): HalfSeries => {
+    const values = Float64Array.from(s.values);
+    transfer.push(values.buffer);
+    if (!s.times) return { ...s, values };
+    const times = Float64Array.from(s.times, (t) => t ?? NaN);
+    transfer.push(times.buffer);
+    return { ...s, values, times };
+  });
+  return { wire: { ...half, out: { ...half.out, series } }, transfer };
+}
+
+/** The smallest file cut in two: TUNEBOOK_SPLIT_MIN_BYTES when set (tests, and "off"), else SPLIT_MIN_BYTES. */
+export function splitMinBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const v = env.TUNEBOOK_SPLIT_MIN_BYTES;
+  if (v === undefined || v === '') return SPLIT_MIN_BYTES;
+  if (v === 'off') return Infinity;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : SPLIT_MIN_BYTES;
+}
+
+/** the half worker beside the running bundle, when there is one (not under the unit tests' TypeScript) */
+export function defaultHalfWorker(): string | null {
+  const f = path.join(__dirname, 'halfWorker.cjs');
+  return existsSync(f) ? f : null;
+}
+
+const HEAD_BYTES = 64 * 1024;
+const WINDOW_BYTES = 4 << 20;
+
+function readAt(file: string, start: number, length: number): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(length);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(fd, buf, got, length - got, start + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Where to cut a file of `size` bytes whose kind is `kind`, and its head's lines; null when it is not cut. */
+export function planCut(file: string, size: number, kind: string): { at: number; head: string[] } | null {
+  const headBytes = readAt(file, 0, Math.min(size, HEAD_BYTES));
+  // plain UTF-8 text (no BOM, no NUL: what a UTF-16 file has), whole lines
+  if (headBytes.includes(0) || (headBytes[0] === 0xef && headBytes[1] === 0xbb)) return null;
+  let headText: string;
+  try { headText = new TextDecoder('utf-8', { fatal: true }).decode(headBytes.subarray(0, headBytes.lastIndexOf(10) + 1)); } catch { return null; }
+  const head = headLines(headText);
+  const plan = splitPlan(kind, head);
+  if (!plan) return null;
+  const start = Math.floor(size / 2);
+  const window = readAt(file, start, Math.min(WINDOW_BYTES, size - start));
+  // latin1: one character per byte, so offsets are byte offsets (the markers are ASCII)
+  const text = window.toString('latin1');
+  const from = text.indexOf('\n') + 1;
+  if (from <= 0) return null;
+  const cut = plan.boundary(text, from);
+  if (cut < 0) return null;
+  return { at: start + cut, head };
+}
+
+export interface SecondHalfThread {
+  /** the host feeds its stream the bytes before this offset only */
+  readonly at: number;
+  /** the second half, or SplitMismatch / an Error */
+  result(): Promise<SecondHalf>;
+  /** stop the worker (a cancel, a failure, or the host went past the cut) */
+  cancel(): void;
+}
+
+/**
+ * Start the second half of `file` in the half worker, when the file is long enough and its kind can
+ * be cut; null when it is parsed in one piece.
+ */
+export function startSecondHalf(file: string, size: number, kind: string, opts: { name: string; context?: CaptureContext; worker?: string | null; minBytes?: number }): SecondHalfThread | null {
+  const workerFile = opts.worker === undefined ? defaultHalfWorker() : opts.worker;
+  if (workerFile === null || size < (opts.minBytes ?? splitMinBytes())) return null;
+  let plan: { at: number; head: string[] } | null;
+  try { plan = planCut(file, size, kind); } catch { return null; }
+  if (plan === null) return null;
+  const job: HalfJob = { file, at: plan.at, end: size, kind, head: plan.head, name: opts.name, ...(opts.context ? { context: opts.context } : {}) };
+  const worker = new Worker(workerFile, { workerData: job });
+  const done = new Promise<SecondHalf>((resolve, reject) => {
+    worker.once('message', (m: HalfReply) => {
+      if ('half' in m) resolve(m.half);
+      else if ('mismatch' in m) reject(new SplitMismatch(m.mismatch));
+      else reject(new Error(m.error));
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the second half's thread stopped (${code})`)));
+  });
+  done.catch(() => undefined); // a host that stops early never asks
+  return {
+    at: plan.at,
+    result: () => done,
+    cancel: () => { void worker.terminate(); },
+  };
+}
+
+/** Decoded and parsed 64 KiB at a time: those strings die young, where 1 MiB ones would wait in the large-object space for a full GC. */
+const DECODE_BYTES = 64 * 1024;
+
+/**
+ * A host's stream fed with a file's pieces in order, cut in two once its kind is known (when the
+ * file is long enough and its kind can be: startSecondHalf). The host reads on (the store stages
+ * every byte) or stops (`write` says when the rest is the thread's), then calls `end`.
+ */
+export class HalvedStream {
+  private half: SecondHalfThread | null = null;
+  private planned: boolean;
+  private fed = 0;
+  /** cancelled after the cut: this stream read only the first half */
+  private abandoned = false;
+
+  constructor(
+    private readonly stream: CaptureStream,
+    private readonly decoder: CaptureDecoder,
+    private readonly file: string,
+    private readonly size: number,
+    private readonly opts: { name: string; context?: CaptureContext; split: boolean; worker?: string | null },
+  ) {
+    this.planned = !opts.split;
+  }
+
+  /** The file's next piece (it starts where the last one ended). True once the rest is the second half's: nothing more is parsed here. */
+  write(piece: Uint8Array): boolean {
+    const start = this.fed;
+    this.fed += piece.length;
+    const half = this.half;
+    const stop = half === null ? piece.length : Math.max(0, Math.min(piece.length, half.at - start));
+    for (let o = 0; o < stop; o += DECODE_BYTES) this.stream.write(this.decoder.write(piece.subarray(o, Math.min(stop, o + DECODE_BYTES))));
+    if (!this.planned && this.stream.kind !== null) {
+      this.planned = true;
+      this.half = startSecondHalf(this.file, this.size, this.stream.kind, this.opts);
+      // (past the cut already, which this piece was read to: a cut in the first piece read)
+      if (this.half !== null && this.half.at < this.fed) { this.half.cancel(); this.half = null; }
+    }
+    return this.half !== null && this.fed >= this.half.at;
+  }
+
+  /** The parse, joined from the two halves when the file was cut; null when they do not join (read it again whole, split: false). */
+  async end(): Promise<ParsedCapture | null> {
+    if (this.abandoned) return null;
+    this.stream.write(this.decoder.end());
+    const half = this.half;
+    if (half === null) return this.stream.end();
+    try {
+      if (this.fed < half.at) throw new SplitMismatch('the file ended before the cut');
+      const second = await half.result();
+      return this.stream.end((out, at) => joinHalves(out, at, second));
+    } catch {
+      this.cancel();
+      return null;
+    }
+  }
+
+  /**
+   * Stop the second half's thread (a cancel or a failure of the host's, a file that changed size).
+   * After the cut, end() then says the parse must be read again.
+   */
+  cancel(): void {
+    this.half?.cancel();
+    if (this.half !== null && this.fed >= this.half.at) this.abandoned = true;
+    this.half = null;
+  }
+}

@@ -1,0 +1,232 @@
+/**
+ * A long capture cut in two and parsed on two cores, with the very result of one parse from start
+ * to end (issue 9: a 1 GB iostat or vmstat log is read at what one core can do, and a machine has
+ * more than one).
+ *
+ * The cut is at a sample boundary (SplitRules: the first line of an iostat report, a vmstat row),
+ * about half way. The first half is parsed as usual. The second is parsed by a second stream that
+ * reads the head's lines before the first sample (the primer: banner, headers) and then the second
+ * half, with its samples numbered from the first half's count (SinkOptions.sampleBase), told ahead by
+ * counting the lines that begin one (SplitPlan.count). Its stores start with that many missing
+ * samples, so each is thinned exactly where one that read everything would be: its kept points are
+ * samples 0, stride, 2·stride … of the whole, those before the cut still missing.
+ *
+ * joinHalves then fills those from the first half's points and adds the two halves' statistics —
+ * after checking that the second half was read as the rest of the first would have been: the count
+ * told ahead is the first half's own, the state carried over (headers, units, clock: splitState)
+ * is the same, and the second half said nothing the first would not have (no warning, metric or
+ * table of its own). When one check fails it throws SplitMismatch, and the host reads the capture
+ * again in one piece: slower, never different.
+ *
+ * One thing differs, in the last bits: the sum of a thinned series' samples is added as two sums,
+ * not one after another, so its mean (rounded to 6 decimals) can differ in the last place — as a
+ * sum in another order would. Series that were not thinned (up to 50,000 samples) are exact.
+ */
+import { CaptureStream, parserById, type ParseOptions, type SplitPoint } from './registry';
+import { statsOf } from './series';
+import type { FactValue, ParseOutput, ParsedCapture, Series, SeriesStats, SplitPlan } from './types';
+
+/** WHATWG TextEncoder, global in Node, workers and pages (shared/ compiles without DOM or Node types) */
+declare const TextEncoder: new () => { encode(text: string): Uint8Array };
+
+/** Captures smaller than this are parsed in one piece: a second thread costs more than it saves. */
+export const SPLIT_MIN_BYTES = 32 * 1024 * 1024;
+
+/** The two halves do not join: the capture must be read in one piece. */
+export class SplitMismatch extends Error {
+  constructor(why: string) {
+    super(`the two halves of the capture do not join: ${why}`);
+    this.name = 'SplitMismatch';
+  }
+}
+
+/**
+ * A series of the second half: its points may be typed arrays (they cross between threads so,
+ * transferred, not copied; a time NaN is none).
+ */
+export type HalfSeries = Omit<Series, 'values' | 'times'> & { values: ArrayLike<number>; times?: ArrayLike<number | null> };
+
+/** What the second half's stream read (secondHalfStream → endSecondHalf). */
+export interface SecondHalf {
+  /** the sink's own output (no warnings of the stream's, no clock alignment) */
+  out: Omit<ParseOutput, 'series'> & { series: HalfSeries[] };
+  /** its samples were numbered from this many */
+  base: number;
+  /** its sink's state after the primer */
+  key: string;
+  /** its sink's settled state at the end */
+  settled: string;
+  /** the primer's lines (its line numbers are these many more than the second half's own) */
+  primerLines: number;
+  /** the stream added nothing of its own (no overlong line cut, no warning of a parser's failure) */
+  clean: boolean;
+}
+
+/** The plan for a capture of `kind` whose head is `head`, or null when it cannot be cut. */
+export function splitPlan(kind: string, head: readonly string[]): SplitPlan | null {
+  const rules = parserById(kind)?.split;
+  if (!rules) return null;
+  try { return rules.plan(head); } catch { return null; }
+}
+
+/** The second half's stream: primed, its samples numbered from `base`. Write the second half's text to it, then endSecondHalf. */
+export function secondHalfStream(kind: string, plan: SplitPlan, base: number, opts: ParseOptions = {}): { stream: CaptureStream; key: string; primerLines: number } {
+  const stream = new CaptureStream({ ...opts, kind, sampleBase: base });
+  if (plan.primer.length) stream.write(plan.primer.join('\n') + '\n');
+  const st = stream.splitState();
+  if (st === null) throw new SplitMismatch('the primer left the stream mid-line');
+  return { stream, key: st.key, primerLines: st.lines };
+}
+
+export function endSecondHalf(half: { stream: CaptureStream; key: string; primerLines: number }, base: number): SecondHalf {
+  const { out, settled, clean } = half.stream.endHalf();
+  return { out, base, key: half.key, settled, primerLines: half.primerLines, clean };
+}
+
+const seriesKey = (s: HalfSeries): string => {
+  let k = s.name + '\u0000' + s.column + '\u0000' + s.unit;
+  if (s.labels) for (const l of Object.keys(s.labels).sort()) k += '\u0000' + l + '=' + s.labels[l];
+  return k;
+};
+
+const sameFact = (a: FactValue | undefined, b: FactValue): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The output of the whole capture from its two halves' (see the top of this file). `first` is the
+ * first half's sink output, `at` its state at the cut. Throws SplitMismatch when they do not join.
+ */
+export function joinHalves(first: ParseOutput, at: SplitPoint | null, second: SecondHalf): ParseOutput {
+  const miss = (why: string): never => { throw new SplitMismatch(why); };
+  if (at === null) return miss('the first half did not end at a line\'s start, or its stream warned');
+  const out2 = second.out;
+  if (!second.clean) miss('the second half\'s stream warned');
+  if (at.samples !== second.base || at.samples <= 0) miss(`the first half has ${at.samples} samples, ${second.base} were counted ahead`);
+  if (at.key !== second.key) miss('the state carried over differs');
+  if (at.settled !== second.settled) miss('the halves settled on different units');
+  if (out2.warnings.length) miss('the second half warned');
+  if (out2.metrics.length || (out2.tables && Object.keys(out2.tables).length) || Object.keys(out2.settings).length) miss('the second half has figures of its own');
+  for (const [k, v] of Object.entries(out2.facts)) if (!sameFact(first.facts[k], v)) miss(`fact ${k} differs`);
+  if (out2.command !== undefined && out2.command !== first.command) miss('the command lines differ');
+  if (out2.toolVersion !== undefined && out2.toolVersion !== first.toolVersion) miss('the tool versions differ');
+
+  const shift = at.lines - second.primerLines;
+  const byKey = new Map<string, number>();
+  first.series.forEach((s, i) => { const k = seriesKey(s); if (byKey.has(k)) miss(`two series ${s.name}`); byKey.set(k, i); });
+  const series = first.series.slice();
+  const joined = new Set<number>();
+  for (const s2 of out2.series) {
+    if (s2.lines) s2.lines = [s2.lines[0] + shift, s2.lines[1] + shift];
+    const i = byKey.get(seriesKey(s2));
+    if (i === undefined) { series.push(plain(s2)); continue; } // begun in the second half: missing before, as it would be
+    if (joined.has(i)) miss(`two series ${s2.name}`);
+    joined.add(i);
+    series[i] = joinSeries(series[i]!, s2, at.samples);
+  }
+  // a series only the first half has would have been padded (iostat) or left (vmstat): told apart by reading it whole
+  if (joined.size !== first.series.length) miss('a series ends in the first half');
+  return { ...first, series };
+}
+
+/**
+ * The whole's points in the first half's array (it is the first half's own, so it is written in
+ * place): its points 0, r, 2r … below jn (r = the whole's stride ÷ the first half's), `none` up to
+ * jc, then the second half's own from jc to k.
+ */
+function into<T extends number | null>(a: T[], b: ArrayLike<T>, r: number, jn: number, jc: number, k: number, none: T): T[] {
+  if (r !== 1) for (let j = 0; j < jn; j++) a[j] = a[j * r]!;
+  a.length = k;
+  for (let j = jn; j < jc; j++) a[j] = none;
+  if (none === null) for (let j = jc; j < k; j++) a[j] = timeOf(b[j] as number | null) as T;
+  else for (let j = jc; j < k; j++) a[j] = b[j]!;
+  return a;
+}
+
+/** a time as a series keeps it: null for none (NaN in a typed array) */
+const timeOf = (t: number | null | undefined): number | null => (t === null || t === undefined || t !== t ? null : t);
+
+/** a second half's series as plain arrays */
+function plain(s: HalfSeries): Series {
+  const { values, times, ...rest } = s;
+  const out: Series = { ...rest, values: Array.from(values) };
+  if (times) out.times = Array.from(times, timeOf);
+  return out;
+}
+
+/** One series from its first half's (samples [0, n1) of [0, cut)) and its second half's (missing before `cut`). */
+function joinSeries(s1: Series, s2: HalfSeries, cut: number): Series {
+  const miss = (why: string): never => { throw new SplitMismatch(`${s1.name}: ${why}`); };
+  if (s1.firstSampleSinceBoot !== s2.firstSampleSinceBoot) miss('the halves disagree on the since-boot sample');
+  const S = s2.stride ?? 1;
+  const s1Stride = s1.stride ?? 1;
+  if (S % s1Stride !== 0) miss('the first half was thinned more than the whole');
+  const n1 = s1.stats ? s1.stats.count : s1.values.length;
+  if (n1 > cut) miss('the first half has more samples than it began');
+  const K = s2.values.length;
+  // points j of the whole: the first half's below n1, missing up to the cut, the second half's after
+  const jn = Math.ceil(n1 / S), jc = Math.ceil(cut / S);
+  if (K < jc) miss('the second half has fewer points than the cut');
+  if (S > 1 && !s2.stats) miss('the second half lost its statistics');
+  // (before the points are moved: a first half not thinned has its statistics in them)
+  const stats = S > 1 ? joinStats(s1.stats ?? statsOf(s1.values), s2.stats!) : undefined;
+  const values = into(s1.values, s2.values, S / s1Stride, jn, jc, K, NaN);
+  const times = s1.times || s2.times ? into(s1.times ?? [], s2.times ?? [], S / s1Stride, s1.times ? jn : 0, jc, K, null) : undefined;
+  const out: Series = { ...s1, values };
+  if (times) out.times = times; else delete out.times;
+  const l1 = s1.lines, l2 = s2.lines;
+  if (l1 || l2) out.lines = [l1 ? l1[0] : l2![0], l2 ? l2[1] : l1![1]];
+  if (stats) {
+    out.stride = S;
+    out.stats = stats;
+  } else {
+    delete out.stride;
+    delete out.stats;
+  }
+  return out;
+}
+
+/**
+ * Statistics of the whole from the first half's (`a`, samples [0, n1)) and the second's (`b`: every
+ * sample, those before the cut missing, so b.first is null and b.n counts only its own).
+ */
+function joinStats(a: SeriesStats, b: SeriesStats): SeriesStats {
+  const n = a.n + b.n;
+  return {
+    count: b.count,
+    first: a.first,
+    n,
+    sum: a.sum + b.sum,
+    min: a.n === 0 ? b.min : b.n === 0 ? a.min : Math.min(a.min!, b.min!),
+    max: a.n === 0 ? b.max : b.n === 0 ? a.max : Math.max(a.max!, b.max!),
+    last: b.n ? b.last : a.last,
+    sumAll: a.sumAll + b.sumAll,
+  };
+}
+
+/**
+ * The whole of `text` parsed as two halves cut at the first sample boundary at or after `near`
+ * (in one thread: what the hosts do in two, for tests and the bench). Null when it cannot be cut;
+ * throws SplitMismatch when the halves do not join.
+ */
+export function parseTextInHalves(text: string, near: number, opts: ParseOptions & { kind: string }): ParsedCapture | null {
+  const head = headLines(text);
+  const plan = splitPlan(opts.kind, head);
+  if (!plan) return null;
+  const lineStart = near <= 0 ? 0 : text.lastIndexOf('\n', near - 1) + 1;
+  const cut = plan.boundary(text, lineStart);
+  if (cut <= 0) return null;
+  const base = plan.count(new TextEncoder().encode(text.slice(0, cut)));
+  const second = secondHalfStream(opts.kind, plan, base, opts);
+  second.stream.write(text.slice(cut));
+  const half = endSecondHalf(second, base);
+  const first = new CaptureStream(opts);
+  first.write(text.slice(0, cut));
+  return first.end((out, at) => joinHalves(out, at, half));
+}
+
+/** The head's lines as detection sees them (the first 64 KiB, whole lines). */
+export function headLines(text: string, max = 64 * 1024): string[] {
+  const head = text.length > max ? text.slice(0, text.lastIndexOf('\n', max) + 1 || max) : text;
+  const lines = head.split(/\r?\n/);
+  if (lines.length && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}

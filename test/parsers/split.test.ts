@@ -1,0 +1,128 @@
+/**
+ * A capture cut in two and parsed as two halves (shared/capture/split.ts) gives what one parse of
+ * the whole gives, or refuses to join (SplitMismatch, and the hosts read it whole): every iostat and
+ * vmstat fixture cut at every line, with the point budget as it is and so small that every series
+ * is thinned (the joined statistics and strides), and long logs made of the fixtures' own reports.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { parseText } from '../../shared/capture/registry';
+import { toCaptureJson } from '../../shared/capture/json';
+import { SplitMismatch, headLines, parseTextInHalves, splitPlan } from '../../shared/capture/split';
+import { RowStore } from '../../shared/capture/parsers/sysstat/common';
+import type { ParsedCapture, Series } from '../../shared/capture/types';
+
+const FIX = path.join(__dirname, '..', 'fixtures', 'captures');
+const fixtures = (dir: string): string[] =>
+  readdirSync(path.join(FIX, dir)).filter((f) => f.endsWith('.txt') && !f.endsWith('.cmd.txt')).map((f) => path.join(dir, f));
+
+/** what `tunebook parse --json --series --tables` prints, without the findings (the hosts add them after) */
+const json = (c: ParsedCapture): unknown => JSON.parse(JSON.stringify({ ...toCaptureJson(c, { series: true, tables: true }), findings: [] }));
+
+/** each line start of the text */
+function lineStarts(text: string): number[] {
+  const out = [0];
+  for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) out.push(i + 1);
+  return out;
+}
+
+/** cut at every line (or at `cuts` lines spread over it): joined or refused, never different; returns how many cuts joined */
+function everyCut(text: string, kind: string, budget?: number, cuts?: number): number {
+  const opts = { kind, ...(budget !== undefined ? { budget } : {}) };
+  const whole = json(parseText(text, opts));
+  let joined = 0;
+  const starts = lineStarts(text);
+  const at = cuts === undefined ? starts : Array.from({ length: cuts }, (_, i) => starts[Math.floor(((i + 0.5) * starts.length) / cuts)]!);
+  for (const near of at) {
+    let halves: ParsedCapture | null;
+    try { halves = parseTextInHalves(text, near, opts); } catch (e) {
+      expect(e).toBeInstanceOf(SplitMismatch);
+      continue;
+    }
+    if (halves === null) continue;
+    expect(json(halves), `cut near ${near}`).toEqual(whole);
+    joined++;
+  }
+  return joined;
+}
+
+/** the text repeated: the fixture's reports (after its banner) again and again */
+function longer(text: string, times: number): string {
+  const lines = text.split('\n');
+  const banner = lines.findIndex((l) => l.startsWith('Linux '));
+  const head = lines.slice(0, banner + 1).join('\n') + '\n';
+  const body = lines.slice(banner + 1).join('\n').replace(/\n*$/, '\n');
+  return head + body.repeat(times);
+}
+
+describe('a capture cut in two', () => {
+  it.each([...fixtures('iostat'), ...fixtures('vmstat')])('%s: every cut joins to the parse of the whole, or is refused', (f) => {
+    const text = readFileSync(path.join(FIX, f), 'utf8');
+    const kind = f.split('/')[0]!;
+    everyCut(text, kind);
+    everyCut(text, kind, 2);
+  });
+
+  it('iostat -x, -x -t, -d and vmstat, -t, -w logs join at their cuts, thinned or not', () => {
+    const cases: [string, string, number][] = [
+      ['iostat/x-1-3.txt', 'iostat', 40], ['iostat/x-t-1-3.txt', 'iostat', 40], ['iostat/x-p-all-1-2.txt', 'iostat', 10],
+      ['iostat/d-k-1-2.txt', 'iostat', 40], ['iostat/x-y-1-2.txt', 'iostat', 40], ['iostat/x-t-iso.txt', 'iostat', 30],
+      ['vmstat/plain-1-30.txt', 'vmstat', 20], ['vmstat/t-1-3.txt', 'vmstat', 60], ['vmstat/w-1-3.txt', 'vmstat', 60],
+      ['vmstat/a-1-3.txt', 'vmstat', 60], ['vmstat/SK-1-2.txt', 'vmstat', 60],
+    ];
+    for (const [f, kind, times] of cases) {
+      const text = f.startsWith('iostat') ? longer(readFileSync(path.join(FIX, f), 'utf8'), times) : readFileSync(path.join(FIX, f), 'utf8').replace(/\n*$/, '\n');
+      const long = f.startsWith('iostat') ? text : vmLonger(text, times);
+      for (const budget of [undefined, 8, 6, 2]) expect(everyCut(long, kind, budget, 12), `${f} budget ${budget}`).toBeGreaterThan(6);
+    }
+  });
+
+  it('refuses to join what the two halves would each guess (vmstat -S M without its command line)', () => {
+    const long = vmLonger(readFileSync(path.join(FIX, 'vmstat/SM-1-3.txt'), 'utf8'), 20);
+    expect(everyCut(long, 'vmstat', undefined, 8)).toBe(0);
+    const text = '$ vmstat -S M 1\n' + long;
+    expect(everyCut(text, 'vmstat', 4, 8)).toBeGreaterThan(4);
+  });
+
+  it('plans only what it can cut', () => {
+    const text = (f: string): string[] => headLines(readFileSync(path.join(FIX, f), 'utf8'));
+    expect(splitPlan('iostat', text('iostat/json-x-1-2.txt'))).toBeNull();
+    expect(splitPlan('vmstat', text('vmstat/d-1-2.txt'))).toBeNull();
+    expect(splitPlan('vmstat', text('vmstat/s.txt'))).toBeNull();
+    expect(splitPlan('pidstat', ['Linux 6.1.0 (h) 11/29/26 _x86_64_ (2 CPU)'])).toBeNull();
+    const plan = splitPlan('iostat', text('iostat/x-t-1-3.txt'))!;
+    expect(plan.primer.some((l) => l.startsWith('Linux '))).toBe(true);
+    expect(plan.primer.some((l) => l.startsWith('avg-cpu:'))).toBe(false);
+  });
+});
+
+/** a vmstat capture's rows repeated under its header */
+function vmLonger(text: string, times: number): string {
+  const lines = text.trimEnd().split('\n');
+  const header = lines.findIndex((l) => /^\s*r\s+b\s/.test(l));
+  return lines.slice(0, header + 1).join('\n') + '\n' + (lines.slice(header + 1).join('\n') + '\n').repeat(times);
+}
+
+describe('a store started part way (RowStore.skipTo)', () => {
+  it('is where one padded with as many missing samples is, and goes on the same', () => {
+    for (const budget of [2, 4, 6, 64, 200]) {
+      for (const n of [1, 2, 3, 5, 63, 64, 65, 127, 128, 129, 199, 200, 201, 401, 777, 1600, 3001]) {
+        const a = new RowStore(3, budget), b = new RowStore(3, budget);
+        a.skipTo(n);
+        b.padTo(n);
+        for (let i = 0; i < 700; i++) {
+          const row = [i, -i, i % 7 === 0 ? NaN : i / 3];
+          a.pushRow(row); b.pushRow(row);
+          if (i % 3 === 0) { a.time(1e12 + i); b.time(1e12 + i); }
+          if (i % 50 === 0) { a.padTo(a.len + 2); b.padTo(b.len + 2); }
+        }
+        for (let c = 0; c < 3; c++) {
+          const sa = { name: 'x', column: 'x', unit: '', values: [] } as Series, sb = { ...sa, values: [] } as Series;
+          a.finishColumn(c, sa); b.finishColumn(c, sb);
+          expect(sa, `budget ${budget}, n ${n}, column ${c}`).toEqual(sb);
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * A long capture parsed in two threads (electron/services/halfParse.ts, the built half worker): the
+ * same parse as one thread gives, through parseFile and through the built CLI; one whose halves do
+ * not join is read again in one piece; short files, and kinds that cannot be cut, are not cut.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseFile } from '../../electron/services/captureFiles';
+import { HalvedStream, startSecondHalf, splitMinBytes } from '../../electron/services/halfParse';
+import { captureDecoder } from '../../shared/capture/decode';
+import { CaptureStream } from '../../shared/capture/registry';
+import { toCaptureJson } from '../../shared/capture/json';
+import { SplitMismatch } from '../../shared/capture/split';
+import type { ParsedCapture } from '../../shared/capture/types';
+import { buildBundles } from '../helpers';
+
+const FIX = path.join(__dirname, '..', 'fixtures', 'captures');
+const fixture = (f: string): string => readFileSync(path.join(FIX, f), 'utf8');
+const json = (c: ParsedCapture): string => JSON.stringify(toCaptureJson(c, { series: true, tables: true }));
+
+let tmp = '';
+let worker = '';
+let cli = '';
+const files: Record<string, string> = {};
+
+/** the rows of a vmstat capture under its header, again and again (`lead`: lines before the header) */
+function vmLog(f: string, rows: number, lead = ''): string {
+  const lines = fixture(f).trimEnd().split('\n');
+  const header = lines.findIndex((l) => /^\s*r\s+b\s/.test(l));
+  const body = lines.slice(header + 1);
+  const out = [lead + lines.slice(0, header + 1).join('\n')];
+  for (let i = 0; i < rows; i++) out.push(body[i % body.length]!);
+  return out.join('\n') + '\n';
+}
+
+/** an iostat capture's reports after its banner, again and again */
+function iostatLog(f: string, times: number): string {
+  const lines = fixture(f).split('\n');
+  const banner = lines.findIndex((l) => l.startsWith('Linux '));
+  return lines.slice(0, banner + 1).join('\n') + '\n' + lines.slice(banner + 1).join('\n').replace(/\n*$/, '\n').repeat(times);
+}
+
+beforeAll(async () => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'tb-half-'));
+  const b = await buildBundles();
+  worker = path.join(b.dir, 'halfWorker.cjs');
+  cli = b.cli;
+  const write = (name: string, text: string): void => { files[name] = path.join(tmp, name); writeFileSync(files[name]!, text); };
+  // 70,000 rows: more than a series keeps (50,000 points), so every series is thinned
+  write('vmstat.log', vmLog('vmstat/plain-1-30.txt', 70_000, '$ vmstat 1\n'));
+  write('vmstat-t.log', vmLog('vmstat/t-1-3.txt', 3_000));
+  write('iostat-x-t.log', iostatLog('iostat/x-t-1-3.txt', 400));
+  write('iostat-d.log', iostatLog('iostat/d-k-1-2.txt', 400));
+  // no command line: each half guesses the memory unit from its first row, and says so: they do not join
+  write('vmstat-SM.log', vmLog('vmstat/SM-1-3.txt', 5_000));
+  write('pidstat.log', fixture('pidstat/urd-1-2.txt').repeat(200));
+}, 120_000);
+
+afterAll(() => { if (tmp) rmSync(tmp, { recursive: true, force: true }); });
+
+describe('a long capture in two threads', () => {
+  it.each(['vmstat.log', 'vmstat-t.log', 'iostat-x-t.log', 'iostat-d.log', 'vmstat-SM.log'])('%s: the same parse as one thread', async (name) => {
+    const file = files[name]!;
+    const whole = await parseFile(file, { split: false });
+    expect(whole.warnings.filter((w) => !w.includes('MiB'))).toEqual([]);
+    process.env.TUNEBOOK_SPLIT_MIN_BYTES = '1';
+    try {
+      const halves = await parseFile(file, { halfWorker: worker });
+      expect(json(halves)).toBe(json(whole));
+    } finally {
+      delete process.env.TUNEBOOK_SPLIT_MIN_BYTES;
+    }
+  }, 60_000);
+
+  it('cuts about half way, counts the samples before the cut, and sends the rest back joined', async () => {
+    const file = files['vmstat.log']!;
+    const size = statSync(file).size;
+    const half = startSecondHalf(file, size, 'vmstat', { name: 'vmstat.log', worker, minBytes: 1 })!;
+    expect(half).not.toBeNull();
+    expect(Math.abs(half.at - size / 2)).toBeLessThan(1000);
+    const second = await half.result();
+    // the rows before the cut (the capture repeats its two header lines every screenful)
+    const rowsBefore = readFileSync(file, 'latin1').slice(0, half.at).split('\n').filter((l) => /^\s*\d/.test(l)).length;
+    expect(rowsBefore).toBeGreaterThan(30_000);
+    expect(second.base).toBe(rowsBefore);
+    expect(second.out.series.length).toBe(17);
+    expect(second.out.series[0]!.stride).toBe(2);
+    expect(second.out.series[0]!.values).toBeInstanceOf(Float64Array);
+  }, 60_000);
+
+  it.each([['vmstat.log', true], ['iostat-x-t.log', true], ['iostat-d.log', true], ['vmstat-SM.log', false]] as const)('%s: the host stream reads to the cut and joins the rest (%s)', async (name, joins) => {
+    const file = files[name]!;
+    const bytes = readFileSync(file);
+    const stream = new CaptureStream({ file: name });
+    const halved = new HalvedStream(stream, captureDecoder(), file, bytes.length, { name, split: true, worker });
+    process.env.TUNEBOOK_SPLIT_MIN_BYTES = '1';
+    let stopped = -1;
+    try {
+      for (let o = 0; o < bytes.length; o += 1 << 16) if (halved.write(bytes.subarray(o, o + (1 << 16)))) { stopped = o; break; }
+    } finally {
+      delete process.env.TUNEBOOK_SPLIT_MIN_BYTES;
+    }
+    expect(stopped).toBeGreaterThan(bytes.length / 2 - (1 << 17));
+    const joined = await halved.end();
+    if (joins) expect(json(joined!)).toBe(json(await parseFile(file, { split: false })));
+    else expect(joined).toBeNull();
+  }, 60_000);
+
+  it('says when the halves cannot join, and the host reads the file whole', async () => {
+    const file = files['vmstat-SM.log']!;
+    const half = startSecondHalf(file, statSync(file).size, 'vmstat', { name: 'vmstat-SM.log', worker, minBytes: 1 })!;
+    // the second half guesses MiB too and warns: its parse alone cannot tell it joins
+    const second = await half.result();
+    expect(second.out.warnings.join(' ')).toMatch(/MiB/);
+  }, 60_000);
+
+  it('leaves whole what it cannot cut: short files, kinds without a cut, an unknown worker', () => {
+    const size = statSync(files['vmstat.log']!).size;
+    expect(startSecondHalf(files['vmstat.log']!, size, 'vmstat', { name: 'v', worker, minBytes: size + 1 })).toBeNull();
+    expect(startSecondHalf(files['pidstat.log']!, statSync(files['pidstat.log']!).size, 'pidstat', { name: 'p', worker, minBytes: 1 })).toBeNull();
+    expect(startSecondHalf(files['vmstat.log']!, size, 'vmstat', { name: 'v', worker: null, minBytes: 1 })).toBeNull();
+    expect(splitMinBytes({ TUNEBOOK_SPLIT_MIN_BYTES: 'off' })).toBe(Infinity);
+    expect(splitMinBytes({ TUNEBOOK_SPLIT_MIN_BYTES: '1000' })).toBe(1000);
+    expect(splitMinBytes({})).toBe(32 * 1024 * 1024);
+    expect(new SplitMismatch('x').message).toMatch(/do not join: x/);
+  });
+
+  it('the built CLI prints the same JSON cut in two or not', () => {
+    const run = (min: string): string => {
+      const r = spawnSync(process.execPath, [cli, 'parse', '--json', '--series', files['iostat-x-t.log']!], { encoding: 'utf8', env: { ...process.env, TUNEBOOK_SPLIT_MIN_BYTES: min }, maxBuffer: 1 << 28 });
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout;
+    };
+    expect(run('1')).toBe(run('off'));
+  }, 60_000);
+});
