@@ -138,6 +138,8 @@ export async function parseFile(file: string, opts: ParseFileOptions = {}): Prom
   // a long capture is cut in two once its kind is known: this stream reads up to the cut, a thread the rest
   const halved = new HalvedStream(stream, decoder, file, total, {
     name: opts.name ?? path.basename(file), ...(opts.halfWorker ? { worker: opts.halfWorker } : {}),
+    // bytes parsed by both threads, once the file is cut in two (the bytes read, before)
+    ...(opts.onProgress ? { onProgress: (n: number) => opts.onProgress!(n, total) } : {}),
     split: opts.split !== false && st.isFile() && !pipe,
   });
   try {
@@ -153,9 +155,7 @@ export async function parseFile(file: string, opts: ParseFileOptions = {}): Prom
       which ^= 1;
       next = readPiece(bufs[which]!);
       read += bytesRead;
-      const rest = halved.write(buffer.subarray(0, bytesRead));
-      opts.onProgress?.(read, total);
-      if (rest) break;
+      if (halved.write(buffer.subarray(0, bytesRead))) break;
     }
   } catch (e) {
     halved.cancel();

@@ -32,7 +32,8 @@ export interface HalfJob {
   context?: CaptureContext;
 }
 
-export type HalfReply = { half: SecondHalf } | { mismatch: string } | { error: string };
+/** what the half worker sends: bytes of its half parsed so far (now and then), then its half or why not */
+export type HalfReply = { read: number } | { half: SecondHalf } | { mismatch: string } | { error: string };
 
 /** The half with its points in Float64Arrays (times: NaN = none), and their buffers to transfer, not copy. */
 export function toWire(half: SecondHalf): { wire: SecondHalf; transfer: ArrayBuffer[] } {
@@ -116,7 +117,10 @@ export interface SecondHalfThread {
  * Start the second half of `file` in the half worker, when the file is long enough and its kind can
  * be cut; null when it is parsed in one piece.
  */
-export function startSecondHalf(file: string, size: number, kind: string, opts: { name: string; context?: CaptureContext; worker?: string | null; minBytes?: number }): SecondHalfThread | null {
+export function startSecondHalf(
+  file: string, size: number, kind: string,
+  opts: { name: string; context?: CaptureContext; worker?: string | null; minBytes?: number; onRead?: (bytes: number) => void },
+): SecondHalfThread | null {
   const workerFile = opts.worker === undefined ? defaultHalfWorker() : opts.worker;
   if (workerFile === null || size < (opts.minBytes ?? splitMinBytes())) return null;
   let plan: { at: number; head: string[] } | null;
@@ -125,7 +129,8 @@ export function startSecondHalf(file: string, size: number, kind: string, opts: 
   const job: HalfJob = { file, at: plan.at, end: size, kind, head: plan.head, name: opts.name, ...(opts.context ? { context: opts.context } : {}) };
   const worker = new Worker(workerFile, { workerData: job });
   const done = new Promise<SecondHalf>((resolve, reject) => {
-    worker.once('message', (m: HalfReply) => {
+    worker.on('message', (m: HalfReply) => {
+      if ('read' in m) { opts.onRead?.(m.read); return; }
       if ('half' in m) resolve(m.half);
       else if ('mismatch' in m) reject(new SplitMismatch(m.mismatch));
       else reject(new Error(m.error));
@@ -156,13 +161,23 @@ export class HalvedStream {
   private fed = 0;
   /** cancelled after the cut: this stream read only the first half */
   private abandoned = false;
+  /** bytes of the second half its thread has parsed */
+  private secondRead = 0;
+
+  /** bytes parsed so far, by both threads */
+  get parsed(): number {
+    const half = this.half;
+    return half === null ? this.fed : Math.min(this.fed, half.at) + this.secondRead;
+  }
+
+  private tell(): void { this.opts.onProgress?.(this.parsed); }
 
   constructor(
     private readonly stream: CaptureStream,
     private readonly decoder: CaptureDecoder,
     private readonly file: string,
     private readonly size: number,
-    private readonly opts: { name: string; context?: CaptureContext; split: boolean; worker?: string | null },
+    private readonly opts: { name: string; context?: CaptureContext; split: boolean; worker?: string | null; onProgress?: (bytes: number) => void },
   ) {
     this.planned = !opts.split;
   }
@@ -174,9 +189,10 @@ export class HalvedStream {
     const half = this.half;
     const stop = half === null ? piece.length : Math.max(0, Math.min(piece.length, half.at - start));
     for (let o = 0; o < stop; o += DECODE_BYTES) this.stream.write(this.decoder.write(piece.subarray(o, Math.min(stop, o + DECODE_BYTES))));
+    if (stop > 0) this.tell();
     if (!this.planned && this.stream.kind !== null) {
       this.planned = true;
-      this.half = startSecondHalf(this.file, this.size, this.stream.kind, this.opts);
+      this.half = startSecondHalf(this.file, this.size, this.stream.kind, { ...this.opts, onRead: (n) => { this.secondRead = n; this.tell(); } });
       // (past the cut already, which this piece was read to: a cut in the first piece read)
       if (this.half !== null && this.half.at < this.fed) { this.half.cancel(); this.half = null; }
     }

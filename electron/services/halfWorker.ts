@@ -13,6 +13,8 @@ import { toWire, type HalfJob, type HalfReply } from './halfParse';
 const READ_BYTES = 1 << 20;
 /** decoded and parsed 64 KiB at a time, as the hosts do */
 const DECODE_BYTES = 64 * 1024;
+/** how often the bytes parsed are told (the host's progress) */
+const PROGRESS_BYTES = 8 << 20;
 
 function run(job: HalfJob): void {
   const plan = splitPlan(job.kind, job.head);
@@ -39,6 +41,7 @@ function run(job: HalfJob): void {
       if (n === 0) break;
       pos += n;
       for (let o = 0; o < n; o += DECODE_BYTES) half.stream.write(decoder.write(buf.subarray(o, Math.min(n, o + DECODE_BYTES))));
+      if ((pos - job.at) % PROGRESS_BYTES < n) parentPort!.postMessage({ read: pos - job.at } satisfies HalfReply);
     }
     half.stream.write(decoder.end());
     const { wire, transfer } = toWire(endSecondHalf(half, base));

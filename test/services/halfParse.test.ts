@@ -68,8 +68,12 @@ describe('a long capture in two threads', () => {
     expect(whole.warnings.filter((w) => !w.includes('MiB'))).toEqual([]);
     process.env.TUNEBOOK_SPLIT_MIN_BYTES = '1';
     try {
-      const halves = await parseFile(file, { halfWorker: worker });
+      const seen: number[] = [];
+      const halves = await parseFile(file, { halfWorker: worker, onProgress: (read, total) => { expect(total).toBe(statSync(file).size); seen.push(read); } });
       expect(json(halves)).toBe(json(whole));
+      // bytes parsed by both threads: never back, up to the whole file
+      expect(seen.every((x, i) => i === 0 || x >= seen[i - 1]!)).toBe(true);
+      expect(seen.at(-1)).toBe(statSync(file).size);
     } finally {
       delete process.env.TUNEBOOK_SPLIT_MIN_BYTES;
     }
