@@ -34,8 +34,8 @@ export function keepFiniteNumbers(out: ParseOutput): string {
       if (st.min !== null && bad(st.min)) st.min = null;
       if (st.max !== null && bad(st.max)) st.max = null;
       if (st.last !== null && bad(st.last)) st.last = null;
-      if (bad(st.sum)) st.sum = 0;
-      if (bad(st.sumAll)) st.sumAll = 0;
+      if (bad(st.sum) || (st.sumC !== undefined && bad(st.sumC))) { st.sum = 0; st.sumC = 0; }
+      if (bad(st.sumAll) || (st.sumAllC !== undefined && bad(st.sumAllC))) { st.sumAll = 0; st.sumAllC = 0; }
     }
   }
   const clean = (v: FactValue, name: string): FactValue | undefined => {

@@ -15,21 +15,33 @@ export function pointBudget(budget: number = MAX_POINTS_PER_SERIES): number {
 }
 
 export function emptyStats(): SeriesStats {
-  return { count: 0, first: null, n: 0, sum: 0, min: null, max: null, last: null, sumAll: 0 };
+  return { count: 0, first: null, n: 0, sum: 0, min: null, max: null, last: null, sumAll: 0, sumC: 0, sumAllC: 0 };
 }
+
+/** What rounding leaves out of s + v (Neumaier): add it to the sum's compensation. */
+export const lostIn = (s: number, v: number, t: number): number => (Math.abs(s) >= Math.abs(v) ? (s - t) + v : (v - t) + s);
+
+/** the sum of the samples after the first, with what rounding left out of it */
+export const statSum = (st: SeriesStats): number => st.sum + (st.sumC ?? 0);
+/** the sum of every sample, the first included */
+export const statSumAll = (st: SeriesStats): number => st.sumAll + (st.sumAllC ?? 0);
 
 /** Add the next sample (number `st.count`) to running statistics. NaN/±Infinity count but are left out of the figures. */
 export function foldStats(st: SeriesStats, v: number): void {
   const i = st.count++;
   if (v - v !== 0) return; // not finite (a missing sample)
-  st.sumAll += v;
+  let s = st.sumAll, t = s + v;
+  st.sumAllC = (st.sumAllC ?? 0) + lostIn(s, v, t);
+  st.sumAll = t;
   if (i === 0) { st.first = v; return; }
   if (st.n === 0) { st.min = v; st.max = v; } else {
     if (v < st.min!) st.min = v;
     if (v > st.max!) st.max = v;
   }
   st.n++;
-  st.sum += v;
+  s = st.sum; t = s + v;
+  st.sumC = (st.sumC ?? 0) + lostIn(s, v, t);
+  st.sum = t;
   st.last = v;
 }
 
@@ -58,11 +70,12 @@ export function summarizeSeries(s: Series): SeriesSummary {
   const st = s.stats;
   if (st) {
     count = st.count;
-    n = st.n; sum = st.sum; min = st.min; max = st.max; last = st.last;
+    n = st.n; min = st.min; max = st.max; last = st.last;
     const f = st.first;
+    sum = statSum(st);
     if (!s.firstSampleSinceBoot && f !== null) {
       // the first sample counts: fold it in front of the others
-      sum = st.sumAll;
+      sum = statSumAll(st);
       min = n && min! < f ? min : f;
       max = n && max! > f ? max : f;
       if (!n) last = f;
@@ -71,14 +84,20 @@ export function summarizeSeries(s: Series): SeriesSummary {
   } else {
     const start = s.firstSampleSinceBoot ? 1 : 0;
     let lo = Infinity, hi = -Infinity;
+    let c = 0;
     sum = 0; n = 0; last = null;
     for (let i = start; i < s.values.length; i++) {
       const v = s.values[i]!;
       if (!Number.isFinite(v)) continue;
       if (v < lo) lo = v;
       if (v > hi) hi = v;
-      sum += v; n++; last = v;
+      // compensated, as the statistics of a thinned series are
+      const t = sum + v;
+      c += lostIn(sum, v, t);
+      sum = t;
+      n++; last = v;
     }
+    sum += c;
     count = s.values.length;
     min = n ? lo : null;
     max = n ? hi : null;

@@ -18,12 +18,12 @@
  * table of its own). When one check fails it throws SplitMismatch, and the host reads the capture
  * again in one piece: slower, never different.
  *
- * One thing differs, in the last bits: the sum of a thinned series' samples is added as two sums,
- * not one after another, so its mean (rounded to 6 decimals) can differ in the last place — as a
- * sum in another order would. Series that were not thinned (up to 50,000 samples) are exact.
+ * The sums of a thinned series are added as two sums, not one after another; both ways are
+ * compensated (SeriesStats.sumC: what rounding left out is kept beside), so the sum comes out the
+ * same to the last bit but in cases no log of real samples meets.
  */
 import { CaptureStream, parserById, type ParseOptions, type SplitPoint } from './registry';
-import { statsOf } from './series';
+import { lostIn, statsOf } from './series';
 import type { FactValue, ParseOutput, ParsedCapture, Series, SeriesStats, SplitPlan } from './types';
 
 /** WHATWG TextEncoder, global in Node, workers and pages (shared/ compiles without DOM or Node types) */
@@ -188,17 +188,21 @@ function joinSeries(s1: Series, s2: HalfSeries, cut: number): Series {
  * Statistics of the whole from the first half's (`a`, samples [0, n1)) and the second's (`b`: every
  * sample, those before the cut missing, so b.first is null and b.n counts only its own).
  */
-function joinStats(a: SeriesStats, b: SeriesStats): SeriesStats {
+export function joinStats(a: SeriesStats, b: SeriesStats): SeriesStats {
   const n = a.n + b.n;
+  // the two compensated sums added as one (their high parts exactly, what rounding leaves out beside)
+  const sum = a.sum + b.sum, sumAll = a.sumAll + b.sumAll;
   return {
     count: b.count,
     first: a.first,
     n,
-    sum: a.sum + b.sum,
+    sum,
+    sumC: (a.sumC ?? 0) + (b.sumC ?? 0) + lostIn(a.sum, b.sum, sum),
     min: a.n === 0 ? b.min : b.n === 0 ? a.min : Math.min(a.min!, b.min!),
     max: a.n === 0 ? b.max : b.n === 0 ? a.max : Math.max(a.max!, b.max!),
     last: b.n ? b.last : a.last,
-    sumAll: a.sumAll + b.sumAll,
+    sumAll,
+    sumAllC: (a.sumAllC ?? 0) + (b.sumAllC ?? 0) + lostIn(a.sumAll, b.sumAll, sumAll),
   };
 }
 

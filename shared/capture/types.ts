@@ -64,6 +64,13 @@ export interface SeriesStats {
   last: number | null;
   /** sum of all finite samples including the first, in order (the mean when the first is not since-boot) */
   sumAll: number;
+  /**
+   * What rounding left out of `sum` / `sumAll` (Neumaier's compensated sum; absent: 0): the sum is
+   * sum + sumC (series.ts statSum). Exact to the last bit in practice, and so the same whichever
+   * way the samples were added up — one after another, or two halves' sums (split.ts).
+   */
+  sumC?: number;
+  sumAllC?: number;
 }
 
 export interface SeriesSummary {

@@ -5,11 +5,13 @@
  * is thinned (the joined statistics and strides), and long logs made of the fixtures' own reports.
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseText } from '../../shared/capture/registry';
 import { toCaptureJson } from '../../shared/capture/json';
-import { SplitMismatch, headLines, parseTextInHalves, splitPlan } from '../../shared/capture/split';
+import { SplitMismatch, headLines, joinStats, parseTextInHalves, splitPlan } from '../../shared/capture/split';
+import { statSum, statSumAll, statsOf } from '../../shared/capture/series';
 import { RowStore } from '../../shared/capture/parsers/sysstat/common';
 import type { ParsedCapture, Series } from '../../shared/capture/types';
 
@@ -124,5 +126,24 @@ describe('a store started part way (RowStore.skipTo)', () => {
         }
       }
     }
+  });
+});
+
+describe('the statistics of two halves (joinStats)', () => {
+  it('add up to those of one pass, to the last bit: the sums are compensated both ways', () => {
+    // values as sysstat prints them, scaled to base units: two decimals, times 1024 or ÷ 1000
+    const value = fc.tuple(fc.integer({ min: -1, max: 5e9 }), fc.constantFrom(1024 / 100, 1 / 100, 1 / 100000, 512 / 100))
+      .map(([k, m]) => (k < 0 ? NaN : k * m));
+    fc.assert(fc.property(fc.array(value, { minLength: 2, maxLength: 400 }), fc.nat(), (vals, at) => {
+      const cut = 1 + (at % (vals.length - 1));
+      const whole = new RowStore(1, 2), first = new RowStore(1, 2), second = new RowStore(1, 2);
+      second.skipTo(cut);
+      vals.forEach((v, i) => { whole.pushRow([v]); (i < cut ? first : second).pushRow([v]); });
+      const [w, a, b] = [whole, first, second].map((st) => { const s = { name: 'x', column: 'x', unit: '', values: [] } as Series; st.finishColumn(0, s); return s.stats ?? statsOf(s.values); });
+      const j = joinStats(a!, b!);
+      expect(statSum(j)).toBe(statSum(w!));
+      expect(statSumAll(j)).toBe(statSumAll(w!));
+      expect([j.count, j.first, j.n, j.min, j.max, j.last]).toEqual([w!.count, w!.first, w!.n, w!.min, w!.max, w!.last]);
+    }), { numRuns: 2000, seed: 9 });
   });
 });

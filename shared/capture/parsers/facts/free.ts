@@ -125,7 +125,8 @@ class FreeSink extends FactsSink {
       s.values = s.values.map((x) => x * factor);
       // a thinned series keeps exact statistics beside its points: scale them too
       const st = s.stats;
-      if (st) s.stats = { ...st, first: d(st.first), min: d(st.min), max: d(st.max), last: d(st.last), sum: st.sum * factor, sumAll: st.sumAll * factor };
+      if (st) s.stats = { ...st, first: d(st.first), min: d(st.min), max: d(st.max), last: d(st.last), sum: st.sum * factor, sumAll: st.sumAll * factor,
+        ...(st.sumC !== undefined ? { sumC: st.sumC * factor } : {}), ...(st.sumAllC !== undefined ? { sumAllC: st.sumAllC * factor } : {}) };
     }
     for (const k of Object.keys(this.last)) this.last[k] = this.last[k]! * factor;
   }

@@ -442,8 +442,8 @@ export class RowSet {
 /** how many of `n` points thinHalf keeps */
 const thinHalfLength = (n: number): number => (n === 0 ? 0 : Math.floor((n - 1) / 2) + 1);
 
-/** the figures RowStore keeps per column, at these offsets of its record */
-const FIRST = 0, N = 1, SUM = 2, MIN = 3, MAX = 4, LAST = 5, SUM_ALL = 6, STATS = 7;
+/** the figures RowStore keeps per column, at these offsets of its record (SeriesStats': the sums' compensations too) */
+const FIRST = 0, N = 1, SUM = 2, MIN = 3, MAX = 4, LAST = 5, SUM_ALL = 6, SUM_C = 7, SUM_ALL_C = 8, STATS = 9;
 
 /**
  * Column storage for the hot paths: the samples of one or more series that are pushed a row at a
@@ -506,7 +506,10 @@ export class RowStore {
     if (v - v !== 0) return; // not finite (a missing sample): counted only
     const st = this.stats;
     const o = c * STATS;
-    st[o + SUM_ALL] = st[o + SUM_ALL]! + v;
+    // the sums compensated (Neumaier: what rounding leaves out is kept beside), as foldStats keeps them
+    let s = st[o + SUM_ALL]!, t = s + v;
+    st[o + SUM_ALL_C] = st[o + SUM_ALL_C]! + (Math.abs(s) >= Math.abs(v) ? (s - t) + v : (v - t) + s);
+    st[o + SUM_ALL] = t;
     if (i === 0) { st[o + FIRST] = v; return; }
     const n = st[o + N]!;
     if (n === 0) { st[o + MIN] = v; st[o + MAX] = v; } else {
@@ -514,7 +517,9 @@ export class RowStore {
       if (v > st[o + MAX]!) st[o + MAX] = v;
     }
     st[o + N] = n + 1;
-    st[o + SUM] = st[o + SUM]! + v;
+    s = st[o + SUM]!; t = s + v;
+    st[o + SUM_C] = st[o + SUM_C]! + (Math.abs(s) >= Math.abs(v) ? (s - t) + v : (v - t) + s);
+    st[o + SUM] = t;
     st[o + LAST] = v;
   }
 
@@ -640,6 +645,7 @@ export class RowStore {
     return {
       count: this.len, first: first === first ? first : null, n, sum: st[o + SUM]!,
       min: n ? st[o + MIN]! : null, max: n ? st[o + MAX]! : null, last: n ? st[o + LAST]! : null, sumAll: st[o + SUM_ALL]!,
+      sumC: st[o + SUM_C]!, sumAllC: st[o + SUM_ALL_C]!,
     };
   }
 

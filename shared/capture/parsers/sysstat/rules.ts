@@ -2,6 +2,7 @@
  * Finding rules over sysstat / procps captures. Each rule states the figures it saw.
  */
 import type { FindingContext, FindingRule, RuleFinding, Series } from '../../types';
+import { statSum, statSumAll } from '../../series';
 
 /** interval samples only (the since-boot report is left out), finite values */
 function intervalValues(s: Series): number[] {
@@ -23,7 +24,7 @@ function intervalFigures(s: Series): { n: number; mean: number; max: number } {
     const withFirst = !s.firstSampleSinceBoot && st.first !== null;
     const n = st.n + (withFirst ? 1 : 0);
     const max = withFirst ? (st.n && st.max! > st.first! ? st.max! : st.first!) : st.max ?? NaN;
-    return { n, mean: n ? (withFirst ? st.sumAll : st.sum) / n : NaN, max };
+    return { n, mean: n ? (withFirst ? statSumAll(st) : statSum(st)) / n : NaN, max };
   }
   const v = intervalValues(s);
   let max = -Infinity;
