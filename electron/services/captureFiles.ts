@@ -13,7 +13,7 @@ import path from 'node:path';
 import { CaptureStream, evaluateFindings } from '../../shared/capture/registry';
 import { captureDecoder } from '../../shared/capture/decode';
 import { asciiText } from './asciiText';
-import type { ParsedCapture } from '../../shared/capture/types';
+import type { CaptureContext, ParsedCapture } from '../../shared/capture/types';
 import { HalvedStream } from './halfParse';
 import { TunebookError } from '../../shared/api';
 
@@ -28,6 +28,10 @@ export interface ParseFileOptions {
   split?: boolean;
   /** the half worker's bundle (default: halfWorker.cjs beside the running one; tests give theirs) */
   halfWorker?: string;
+  /** what the capture's surroundings tell (CaptureStream's `context`: a capture kit's manifest) */
+  context?: CaptureContext;
+  /** read only the first this many bytes (the bytes the store staged, when it parses them again) */
+  bytes?: number;
 }
 
 /** Read size: 1 MiB pieces (decoded and parsed 64 KiB at a time: HalvedStream). */
@@ -109,9 +113,9 @@ export async function parseFile(file: string, opts: ParseFileOptions = {}): Prom
   if (special && !st.isFIFO()) throw new TunebookError('invalid', `${label} is ${special}, not a file: not read.`);
   const sparse = await sparseProblem(file, st, label).catch((e: unknown) => { throw readProblem(e, label); });
   if (sparse) throw sparse;
-  const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), file: opts.name ?? path.basename(file) });
+  const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), ...(opts.context ? { context: opts.context } : {}), file: opts.name ?? path.basename(file) });
   // /proc files say 0 bytes and have content: the total is then unknown, what was read is shown
-  const total = st.size;
+  const total = opts.bytes !== undefined ? Math.min(opts.bytes, st.size) : st.size;
   // UTF-8, or UTF-16 when the first bytes say so (PowerShell's >): the same decoding as the store's
   const decoder = captureDecoder(asciiText);
   let read = 0;
@@ -122,9 +126,10 @@ export async function parseFile(file: string, opts: ParseFileOptions = {}): Prom
   const pipe = st.isFIFO() || (await input.stat().catch(() => st)).isFIFO();
   // a pipe opened without waiting answers EAGAIN while its writer is quiet: wait and read again
   const readPiece = async (buf: Buffer): Promise<{ bytesRead: number; buffer: Buffer }> => {
+    if (opts.bytes !== undefined && read >= opts.bytes) return { bytesRead: 0, buffer: buf };
     for (;;) {
       try {
-        return await input.read(buf, 0, READ_BYTES, null);
+        return await input.read(buf, 0, opts.bytes !== undefined ? Math.min(READ_BYTES, opts.bytes - read) : READ_BYTES, null);
       } catch (e) {
         if (!pipe || (e as { code?: unknown }).code !== 'EAGAIN' || opts.signal?.aborted) throw e;
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -137,7 +142,7 @@ export async function parseFile(file: string, opts: ParseFileOptions = {}): Prom
   let next: Promise<{ bytesRead: number; buffer: Buffer }> | null = null;
   // a long capture is cut in two once its kind is known: this stream reads up to the cut, a thread the rest
   const halved = new HalvedStream(stream, decoder, file, total, {
-    name: opts.name ?? path.basename(file), ...(opts.halfWorker ? { worker: opts.halfWorker } : {}),
+    name: opts.name ?? path.basename(file), ...(opts.halfWorker ? { worker: opts.halfWorker } : {}), ...(opts.context ? { context: opts.context } : {}),
     // bytes parsed by both threads, once the file is cut in two (the bytes read, before)
     ...(opts.onProgress ? { onProgress: (n: number) => opts.onProgress!(n, total) } : {}),
     split: opts.split !== false && st.isFile() && !pipe,
@@ -153,8 +158,9 @@ export async function parseFile(file: string, opts: ParseFileOptions = {}): Prom
       if (opts.signal?.aborted) throw new Error('cancelled');
       if (bytesRead === READ_BYTES && isAllZero(buffer)) { zeros = read; break; }
       which ^= 1;
-      next = readPiece(bufs[which]!);
       read += bytesRead;
+      // (after `read` moved: a read up to `opts.bytes` asks for what is left)
+      next = readPiece(bufs[which]!);
       if (halved.write(buffer.subarray(0, bytesRead))) break;
     }
   } catch (e) {
@@ -166,8 +172,13 @@ export async function parseFile(file: string, opts: ParseFileOptions = {}): Prom
   }
   if (zeros >= 0) halved.cancel();
   const parsed = await halved.end();
-  // the two halves do not join: read it again in one piece, as it always can be
-  if (parsed === null) return parseFile(file, { ...opts, split: false });
+  // the two halves do not join: read it again in one piece, as it always can be (the progress shown
+  // waits where it was meanwhile, rather than going back)
+  if (parsed === null) {
+    const shown = halved.reported;
+    const onProgress = opts.onProgress;
+    return parseFile(file, { ...opts, split: false, ...(onProgress ? { onProgress: (n: number, t: number) => onProgress(Math.max(n, shown), t) } : {}) });
+  }
   if (read < total) opts.onProgress?.(total, total);
   if (pipe && read === 0) parsed.warnings.push(`${label} is a named pipe that gave nothing: no program was writing to it`);
   if (zeros >= 0) parsed.warnings.push(`reading stopped at byte ${zeros}: 1 MiB of zero bytes follows (a sparse, binary or device file); the rest was not read`);

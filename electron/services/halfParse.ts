@@ -164,20 +164,33 @@ export class HalvedStream {
   /** bytes of the second half its thread has parsed */
   private secondRead = 0;
 
+  /** the capture was cut in two (so far: the join may still fail) */
+  get cut(): boolean { return this.half !== null; }
+
   /** bytes parsed so far, by both threads */
   get parsed(): number {
     const half = this.half;
     return half === null ? this.fed : Math.min(this.fed, half.at) + this.secondRead;
   }
 
-  private tell(): void { this.opts.onProgress?.(this.parsed); }
+  /** the most bytes told as parsed (the progress never goes back) */
+  reported = 0;
+
+  private tell(): void {
+    this.reported = Math.max(this.reported, this.parsed);
+    this.opts.onProgress?.(this.reported);
+  }
 
   constructor(
     private readonly stream: CaptureStream,
     private readonly decoder: CaptureDecoder,
     private readonly file: string,
     private readonly size: number,
-    private readonly opts: { name: string; context?: CaptureContext; split: boolean; worker?: string | null; onProgress?: (bytes: number) => void },
+    private readonly opts: {
+      name: string; context?: CaptureContext; split: boolean; worker?: string | null; onProgress?: (bytes: number) => void;
+      /** cut only a capture that has begun at most this many series by the time its kind is known (the import's memory) */
+      maxSeries?: number;
+    },
   ) {
     this.planned = !opts.split;
   }
@@ -192,6 +205,8 @@ export class HalvedStream {
     if (stop > 0) this.tell();
     if (!this.planned && this.stream.kind !== null) {
       this.planned = true;
+      const series = this.stream.seriesBegun;
+      if (this.opts.maxSeries !== undefined && (series === null || series > this.opts.maxSeries)) return false;
       this.half = startSecondHalf(this.file, this.size, this.stream.kind, { ...this.opts, onRead: (n) => { this.secondRead = n; this.tell(); } });
       // (past the cut already, which this piece was read to: a cut in the first piece read)
       if (this.half !== null && this.half.at < this.fed) { this.half.cancel(); this.half = null; }

@@ -140,7 +140,7 @@ export interface ParseOptions {
 }
 
 /** Where a stream is at a cut between two halves (shared/capture/split.ts): its sink's splitState and the lines read. */
-export interface SplitPoint { samples: number; key: string; settled: string; lines: number }
+export interface SplitPoint { samples: number; key: string; settled: string; series: number; lines: number }
 
 /**
  * A streaming parse: write text chunks as they arrive, then end(). Detection runs on the first
@@ -311,6 +311,9 @@ export class CaptureStream {
 
   /** the parser chosen (forced, told by the command, or detected once the head was read), else null */
   get kind(): string | null { return this.parser?.id ?? null; }
+
+  /** series begun so far, when the parser can be cut (splitState), else null */
+  get seriesBegun(): number | null { return this.sink?.splitState?.().series ?? null; }
 
   /** The text held back to tell its encoding is read now (a primer shorter than that, split.ts). */
   private settle(): void {

@@ -186,8 +186,10 @@ export interface LineSink {
    * else carries from one sample to the next (headers, clock), and what it settles on at its first
    * sample (vmstat's memory unit, guessed from the first row). Two halves join only when the first's
    * key at its end equals the second's after its primer, and both settled alike (shared/capture/split.ts).
+   * `series`: how many it has begun (what a second half would hold as many of: the import cuts only
+   * captures of few).
    */
-  splitState?(): { samples: number; key: string; settled: string };
+  splitState?(): { samples: number; key: string; settled: string; series: number };
   end(): ParseOutput;
 }
 

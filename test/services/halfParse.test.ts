@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { parseFile } from '../../electron/services/captureFiles';
+import { stageCapture } from '../../electron/services/captureStore';
 import { HalvedStream, startSecondHalf, splitMinBytes } from '../../electron/services/halfParse';
 import { captureDecoder } from '../../shared/capture/decode';
 import { CaptureStream } from '../../shared/capture/registry';
@@ -51,12 +52,14 @@ beforeAll(async () => {
   const write = (name: string, text: string): void => { files[name] = path.join(tmp, name); writeFileSync(files[name]!, text); };
   // 70,000 rows: more than a series keeps (50,000 points), so every series is thinned
   write('vmstat.log', vmLog('vmstat/plain-1-30.txt', 70_000, '$ vmstat 1\n'));
-  write('vmstat-t.log', vmLog('vmstat/t-1-3.txt', 3_000));
-  write('iostat-x-t.log', iostatLog('iostat/x-t-1-3.txt', 400));
-  write('iostat-d.log', iostatLog('iostat/d-k-1-2.txt', 400));
+  // the others 3–5 MB: cut past the hosts' first 1 MiB read (the kind is known after it)
+  write('vmstat-t.log', vmLog('vmstat/t-1-3.txt', 30_000));
+  write('iostat-x-t.log', iostatLog('iostat/x-t-1-3.txt', 3_000));
+  write('iostat-d.log', iostatLog('iostat/d-k-1-2.txt', 8_000));
   // no command line: each half guesses the memory unit from its first row, and says so: they do not join
-  write('vmstat-SM.log', vmLog('vmstat/SM-1-3.txt', 5_000));
+  write('vmstat-SM.log', vmLog('vmstat/SM-1-3.txt', 40_000));
   write('pidstat.log', fixture('pidstat/urd-1-2.txt').repeat(200));
+  write('iostat-p-all.log', iostatLog('iostat/x-p-all-1-2.txt', 40));
 }, 120_000);
 
 afterAll(() => { if (tmp) rmSync(tmp, { recursive: true, force: true }); });
@@ -131,6 +134,21 @@ describe('a long capture in two threads', () => {
     expect(splitMinBytes({})).toBe(32 * 1024 * 1024);
     expect(new SplitMismatch('x').message).toMatch(/do not join: x/);
   });
+
+  it('an import stages the same parse in two threads when the capture has few series, in one when it has many', async () => {
+    process.env.TUNEBOOK_SPLIT_MIN_BYTES = '1';
+    try {
+      for (const [name, threads] of [['vmstat.log', 2], ['iostat-x-t.log', 2], ['iostat-d.log', 2], ['vmstat-SM.log', 1], ['iostat-p-all.log', 1]] as const) {
+        const file = files[name]!;
+        const staged = await stageCapture(file, name, { stagingDir: path.join(tmp, 'staging'), halfWorker: worker });
+        rmSync(staged.stagingFile, { force: true });
+        expect(staged.threads, name).toBe(threads);
+        expect(json(staged.parsed), name).toBe(json({ ...(await parseFile(file, { split: false })), findings: staged.parsed.findings }));
+      }
+    } finally {
+      delete process.env.TUNEBOOK_SPLIT_MIN_BYTES;
+    }
+  }, 120_000);
 
   it('the built CLI prints the same JSON cut in two or not', () => {
     const run = (min: string): string => {

@@ -147,9 +147,9 @@ class IostatSink implements LineSink {
   }
 
   /** reports begun; between reports or not; the clock of time-only stamps (split.ts) */
-  splitState(): { samples: number; key: string; settled: string } {
+  splitState(): { samples: number; key: string; settled: string; series: number } {
     const key = [this.expectCpu > 0, this.json !== null, this.pendingTime, this.clock.key()].join('\n');
-    return { samples: this.sample + 1, key, settled: '' };
+    return { samples: this.sample + 1, key, settled: '', series: this.col.list.length };
   }
 
   span(chunk: string, start: number, end: number, lineNo: number): boolean {

@@ -95,11 +95,11 @@ class VmstatSink implements LineSink {
   }
 
   /** rows read; the headers and modes in effect; the memory unit (split.ts) */
-  splitState(): { samples: number; key: string; settled: string } {
+  splitState(): { samples: number; key: string; settled: string; series: number } {
     const L = this.layout;
     const key = [L ? L.cols.join(' ') + (L.stamp ? ' +stamp' : '') : '', this.lastProcsText, this.lastHeaderText, L === this.lastHeaderLayout,
       this.diskMode, this.partition, this.disks.size, this.pendingStamp].join('\n');
-    return { samples: this.sample, key, settled: this.memUnitKnown ? String(this.memMult) : '' };
+    return { samples: this.sample, key, settled: this.memUnitKnown ? String(this.memMult) : '', series: this.col.list.length };
   }
 
   /** The command line (a prompt line at the top, or told by the capture kit's manifest): -S units, -y. */
