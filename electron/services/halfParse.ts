@@ -150,6 +150,11 @@ export function startSecondHalf(
 /** Decoded and parsed 64 KiB at a time: those strings die young, where 1 MiB ones would wait in the large-object space for a full GC. */
 const DECODE_BYTES = 64 * 1024;
 
+/** Bytes of a capture into its stream, through its decoder, DECODE_BYTES at a time. */
+export function writeBytes(stream: CaptureStream, decoder: CaptureDecoder, bytes: Uint8Array): void {
+  for (let o = 0; o < bytes.length; o += DECODE_BYTES) stream.write(decoder.write(bytes.subarray(o, Math.min(bytes.length, o + DECODE_BYTES))));
+}
+
 /**
  * A host's stream fed with a file's pieces in order, cut in two once its kind is known (when the
  * file is long enough and its kind can be: startSecondHalf). The host reads on (the store stages
@@ -201,7 +206,7 @@ export class HalvedStream {
     this.fed += piece.length;
     const half = this.half;
     const stop = half === null ? piece.length : Math.max(0, Math.min(piece.length, half.at - start));
-    for (let o = 0; o < stop; o += DECODE_BYTES) this.stream.write(this.decoder.write(piece.subarray(o, Math.min(stop, o + DECODE_BYTES))));
+    writeBytes(this.stream, this.decoder, piece.subarray(0, stop));
     if (stop > 0) this.tell();
     if (!this.planned && this.stream.kind !== null) {
       this.planned = true;

@@ -8,11 +8,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { captureDecoder } from '../../shared/capture/decode';
 import { SplitMismatch, endSecondHalf, secondHalfStream, splitPlan } from '../../shared/capture/split';
 import { asciiText } from './asciiText';
-import { toWire, type HalfJob, type HalfReply } from './halfParse';
+import { toWire, writeBytes, type HalfJob, type HalfReply } from './halfParse';
 
 const READ_BYTES = 1 << 20;
-/** decoded and parsed 64 KiB at a time, as the hosts do */
-const DECODE_BYTES = 64 * 1024;
 /** how often the bytes parsed are told (the host's progress) */
 const PROGRESS_BYTES = 8 << 20;
 
@@ -40,7 +38,7 @@ function run(job: HalfJob): void {
       const n = readSync(fd, buf, 0, Math.min(READ_BYTES, job.end - pos), pos);
       if (n === 0) break;
       pos += n;
-      for (let o = 0; o < n; o += DECODE_BYTES) half.stream.write(decoder.write(buf.subarray(o, Math.min(n, o + DECODE_BYTES))));
+      writeBytes(half.stream, decoder, buf.subarray(0, n));
       if ((pos - job.at) % PROGRESS_BYTES < n) parentPort!.postMessage({ read: pos - job.at } satisfies HalfReply);
     }
     half.stream.write(decoder.end());

@@ -320,6 +320,12 @@ export class CaptureStream {
     if (this.sniff !== null) { const held = this.decideEncoding(); this.writeText(this.dropNul ? held.replace(NUL_ALL, '') : held); }
   }
 
+  /** Everything written is read: the text held back to tell its encoding, and a last line without its break. */
+  private flush(): void {
+    this.settle();
+    if (this.partial) { this.feed(this.partial); this.partial = ''; }
+  }
+
   /** nothing of the stream's own: no warning, no cut line, no UTF-16 guess */
   private get plain(): boolean {
     return this.extraWarnings.length === 0 && this.droppedWarnings === 0 && this.cut === 0 && !this.dropNul;
@@ -338,8 +344,7 @@ export class CaptureStream {
 
   /** The second half's end (split.ts): its sink's own output, what it settled on, and whether the stream added anything. */
   endHalf(): { out: ParseOutput; settled: string; clean: boolean } {
-    this.settle();
-    if (this.partial) { this.feed(this.partial); this.partial = ''; }
+    this.flush();
     const sink = this.sink;
     if (sink === null || !sink.splitState) return { out: emptyOutput(), settled: '', clean: false };
     try {
@@ -354,8 +359,7 @@ export class CaptureStream {
    */
   end(join?: (out: ParseOutput, at: SplitPoint | null) => ParseOutput): ParsedCapture {
     let at = join ? this.splitState() : null;
-    this.settle();
-    if (this.partial) { this.feed(this.partial); this.partial = ''; }
+    this.flush();
     if (!this.sink) this.detectNow();
     let out: ParseOutput;
     try { out = this.sink!.end(); } catch (e) {

@@ -52,12 +52,15 @@ export function statsOf(values: ArrayLike<number>, n: number = values.length): S
   return st;
 }
 
-/** Keep a[0], a[2], a[4] … of the first n entries, packed to the front; returns the new length. */
+/** Keep a[0], a[2], a[4] … of the first n entries, packed to the front; returns the new length (thinnedLength(n)). */
 export function thinHalf<T>(a: { [i: number]: T }, n: number): number {
   let j = 1;
   for (let k = 2; k < n; k += 2) a[j++] = a[k]!;
   return n === 0 ? 0 : j;
 }
+
+/** how many of `n` points thinHalf keeps */
+export const thinnedLength = (n: number): number => (n === 0 ? 0 : Math.floor((n - 1) / 2) + 1);
 
 const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 

@@ -4,7 +4,7 @@
  * that pads late series with NaN so series line up by sample index.
  */
 import type { FactValue, Labels, Series, SeriesStats, Unit } from '../../types';
-import { MAX_POINTS_PER_SERIES, SeriesSet, pointBudget, thinHalf } from '../../series';
+import { MAX_POINTS_PER_SERIES, SeriesSet, lostIn, pointBudget, thinHalf, thinnedLength } from '../../series';
 
 // ---------------------------------------------------------------------------------------------
 // Numbers
@@ -439,9 +439,6 @@ export class RowSet {
   }
 }
 
-/** how many of `n` points thinHalf keeps */
-const thinHalfLength = (n: number): number => (n === 0 ? 0 : Math.floor((n - 1) / 2) + 1);
-
 /** the figures RowStore keeps per column, at these offsets of its record (SeriesStats': the sums' compensations too) */
 const FIRST = 0, N = 1, SUM = 2, MIN = 3, MAX = 4, LAST = 5, SUM_ALL = 6, SUM_C = 7, SUM_ALL_C = 8, STATS = 9;
 
@@ -508,7 +505,7 @@ export class RowStore {
     const o = c * STATS;
     // the sums compensated (Neumaier: what rounding leaves out is kept beside), as foldStats keeps them
     let s = st[o + SUM_ALL]!, t = s + v;
-    st[o + SUM_ALL_C] = st[o + SUM_ALL_C]! + (Math.abs(s) >= Math.abs(v) ? (s - t) + v : (v - t) + s);
+    st[o + SUM_ALL_C] = st[o + SUM_ALL_C]! + lostIn(s, v, t);
     st[o + SUM_ALL] = t;
     if (i === 0) { st[o + FIRST] = v; return; }
     const n = st[o + N]!;
@@ -518,7 +515,7 @@ export class RowStore {
     }
     st[o + N] = n + 1;
     s = st[o + SUM]!; t = s + v;
-    st[o + SUM_C] = st[o + SUM_C]! + (Math.abs(s) >= Math.abs(v) ? (s - t) + v : (v - t) + s);
+    st[o + SUM_C] = st[o + SUM_C]! + lostIn(s, v, t);
     st[o + SUM] = t;
     st[o + LAST] = v;
   }
@@ -562,14 +559,14 @@ export class RowStore {
     let len = 0, kept = 0, stride = 1, next = 0, thinned = false;
     while (len < n) {
       if (len !== next) { len = next < n ? next : n; continue; }
-      if (kept === this.budget) { thinned = true; kept = thinHalfLength(kept); stride *= 2; }
+      if (kept === this.budget) { thinned = true; kept = thinnedLength(kept); stride *= 2; }
       kept++;
       next = len + stride;
       len++;
     }
-    // as makeRoom grows it: doubling from 64, from 16,384 straight to the budget (which a thinned store has)
+    // as makeRoom grows it (a thinned store has reached the budget)
     let cap = thinned ? this.budget : 0;
-    if (kept > 0 && !thinned) for (cap = Math.min(this.budget, 64); cap < kept; cap = Math.min(this.budget, cap >= 16384 ? this.budget : cap * 2));
+    if (!thinned) while (cap < kept) cap = this.grown(cap);
     this.bufs = this.bufs.map(() => {
       const b = new Array<number>(cap);
       for (let j = 0; j < kept; j++) b[j] = NaN;
@@ -583,9 +580,19 @@ export class RowStore {
     if (thinned) {
       // the first thinning's statistics over missing samples: nothing but the count (len)
       this.thinned = true;
-      this.stats.fill(0);
-      for (let o = FIRST; o < this.stats.length; o += STATS) this.stats[o] = NaN;
+      this.clearStats();
     }
+  }
+
+  /** the buffers' next size: doubling from 64, but from 16,384 points straight to the budget (makeRoom says why) */
+  private grown(cap: number): number {
+    return Math.min(this.budget, cap >= 16384 ? this.budget : Math.max(64, cap * 2));
+  }
+
+  /** statistics of no sample yet (their count is `len`) */
+  private clearStats(): void {
+    this.stats.fill(0);
+    for (let o = FIRST; o < this.stats.length; o += STATS) this.stats[o] = NaN;
   }
 
   /** the time (epoch ms) of the sample just pushed; ignored when the stride skipped that sample */
@@ -607,7 +614,7 @@ export class RowStore {
       // doubling, but from 16,384 points straight to the budget: arrays that large live in the
       // large-object space until a full GC, and 226 series growing 16k → 32k → 50k at once left
       // ~90 MB of them behind during a 1 GB import (its peak RSS)
-      const size = Math.min(this.budget, cap >= 16384 ? this.budget : Math.max(64, cap * 2));
+      const size = this.grown(cap);
       this.bufs = this.bufs.map((buf) => {
         const nb = new Array<number>(size);
         for (let j = 0; j < this.kept; j++) nb[j] = buf[j]!;
@@ -624,8 +631,7 @@ export class RowStore {
     if (!this.thinned) {
       // first thinning: every sample so far is still in the buffers (row is not yet)
       this.thinned = true;
-      this.stats.fill(0);
-      for (let o = FIRST; o < this.stats.length; o += STATS) this.stats[o] = NaN;
+      this.clearStats();
       this.bufs.forEach((b, c) => { for (let j = 0; j < this.kept; j++) this.fold(c, b[j]!, j); });
       this.foldRow(row, i);
     }
