@@ -52,11 +52,11 @@ export function statsOf(values: ArrayLike<number>, n: number = values.length): S
   return st;
 }
 
-/** Keep a[0], a[2], a[4] … of the first n entries, packed to the front; returns the new length (thinnedLength(n)). */
-export function thinHalf<T>(a: { [i: number]: T }, n: number): number {
-  let j = 1;
-  for (let k = 2; k < n; k += 2) a[j++] = a[k]!;
-  return n === 0 ? 0 : j;
+/** Keep a[from], a[from + 2], a[from + 4] … of the first n entries, packed to the front; returns how many (thinnedLength(n) from 0). */
+export function thinHalf<T>(a: { [i: number]: T }, n: number, from = 0): number {
+  let j = 0;
+  for (let k = from; k < n; k += 2) a[j++] = a[k]!;
+  return j;
 }
 
 /** how many of `n` points thinHalf keeps */

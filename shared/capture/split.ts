@@ -7,11 +7,12 @@
  * about half way. The first half is parsed as usual. The second is parsed by a second stream that
  * reads the head's lines before the first sample (the primer: banner, headers) and then the second
  * half, with its samples numbered from the first half's count (SinkOptions.sampleBase), told ahead by
- * counting the lines that begin one (SplitPlan.count). Its stores start with that many missing
- * samples, so each is thinned exactly where one that read everything would be: its kept points are
- * samples 0, stride, 2·stride … of the whole, those before the cut still missing.
+ * counting the lines that begin one (SplitPlan.count). Its stores start with that many samples
+ * counted but not held (RowStore.skipTo), so each is thinned exactly where one that read everything
+ * would be: its kept points are samples 0, stride, 2·stride … of the whole, and it holds those
+ * after the cut (Series.lead tells how many come before).
  *
- * joinHalves then fills those from the first half's points and adds the two halves' statistics —
+ * joinHalves then puts the first half's points in front and adds the two halves' statistics —
  * after checking that the second half was read as the rest of the first would have been: the count
  * told ahead is the first half's own, the state carried over (headers, units, clock: splitState)
  * is the same, and the second half said nothing the first would not have (no warning, metric or
@@ -42,7 +43,8 @@ export class SplitMismatch extends Error {
 
 /**
  * A series of the second half: its points may be typed arrays (they cross between threads so,
- * transferred, not copied; a time NaN is none).
+ * transferred, not copied; a time NaN is none), and the first `lead` points of the whole are not
+ * among them (Series.lead: the stores hold only the second half's own).
  */
 export type HalfSeries = Omit<Series, 'values' | 'times'> & { values: ArrayLike<number>; times?: ArrayLike<number | null> };
 
@@ -130,25 +132,25 @@ export function joinHalves(first: ParseOutput, at: SplitPoint | null, second: Se
 /**
  * The whole's points in the first half's array (it is the first half's own, so it is written in
  * place): its points 0, r, 2r … below jn (r = the whole's stride ÷ the first half's), `none` up to
- * jc, then the second half's own from jc to k.
+ * jc, then the second half's own from jc to k (point j is b[j - lead]).
  */
-function into<T extends number | null>(a: T[], b: ArrayLike<T>, r: number, jn: number, jc: number, k: number, none: T): T[] {
+function into<T extends number | null>(a: T[], b: ArrayLike<T>, r: number, jn: number, jc: number, k: number, lead: number, none: T): T[] {
   if (r !== 1) for (let j = 0; j < jn; j++) a[j] = a[j * r]!;
   a.length = k;
   for (let j = jn; j < jc; j++) a[j] = none;
-  if (none === null) for (let j = jc; j < k; j++) a[j] = timeOf(b[j] as number | null) as T;
-  else for (let j = jc; j < k; j++) a[j] = b[j]!;
+  if (none === null) for (let j = jc; j < k; j++) a[j] = timeOf(b[j - lead] as number | null) as T;
+  else for (let j = jc; j < k; j++) a[j] = b[j - lead]!;
   return a;
 }
 
 /** a time as a series keeps it: null for none (NaN in a typed array) */
 const timeOf = (t: number | null | undefined): number | null => (t === null || t === undefined || t !== t ? null : t);
 
-/** a second half's series as plain arrays */
+/** a second half's series (begun there) as plain arrays, missing before it began */
 function plain(s: HalfSeries): Series {
-  const { values, times, ...rest } = s;
-  const out: Series = { ...rest, values: Array.from(values) };
-  if (times) out.times = Array.from(times, timeOf);
+  const { values, times, lead = 0, ...rest } = s;
+  const out: Series = { ...rest, values: new Array<number>(lead).fill(NaN).concat(Array.from(values)) };
+  if (times) out.times = new Array<number | null>(lead).fill(null).concat(Array.from(times, timeOf));
   return out;
 }
 
@@ -161,15 +163,17 @@ function joinSeries(s1: Series, s2: HalfSeries, cut: number): Series {
   if (S % s1Stride !== 0) miss('the first half was thinned more than the whole');
   const n1 = s1.stats ? s1.stats.count : s1.values.length;
   if (n1 > cut) miss('the first half has more samples than it began');
-  const K = s2.values.length;
+  const lead = s2.lead ?? 0;
+  const K = lead + s2.values.length;
   // points j of the whole: the first half's below n1, missing up to the cut, the second half's after
   const jn = Math.ceil(n1 / S), jc = Math.ceil(cut / S);
   if (K < jc) miss('the second half has fewer points than the cut');
+  if (lead !== 0 && lead !== jc) miss('the second half\'s points begin elsewhere than the cut');
   if (S > 1 && !s2.stats) miss('the second half lost its statistics');
   // (before the points are moved: a first half not thinned has its statistics in them)
   const stats = S > 1 ? joinStats(s1.stats ?? statsOf(s1.values), s2.stats!) : undefined;
-  const values = into(s1.values, s2.values, S / s1Stride, jn, jc, K, NaN);
-  const times = s1.times || s2.times ? into(s1.times ?? [], s2.times ?? [], S / s1Stride, s1.times ? jn : 0, jc, K, null) : undefined;
+  const values = into(s1.values, s2.values, S / s1Stride, jn, jc, K, lead, NaN);
+  const times = s1.times || s2.times ? into(s1.times ?? [], s2.times ?? [], S / s1Stride, s1.times ? jn : 0, jc, K, lead, null) : undefined;
   const out: Series = { ...s1, values };
   if (times) out.times = times; else delete out.times;
   const l1 = s1.lines, l2 = s2.lines;

@@ -45,6 +45,11 @@ export interface Series {
   stride?: number;
   /** exact statistics over every sample pushed, present when the series was thinned (summaries use them) */
   stats?: SeriesStats;
+  /**
+   * Only in the second half of a capture cut in two (split.ts), before it is joined: this many
+   * points of the whole come before values[0] (the first half's, not held here).
+   */
+  lead?: number;
 }
 
 /**

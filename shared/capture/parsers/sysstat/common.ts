@@ -300,6 +300,9 @@ export function hasInterval(cmd: string | undefined): boolean | undefined {
 // ---------------------------------------------------------------------------------------------
 // Series collection
 
+/** the series has points, held or (a second half's, Series.lead) the first half's */
+export const hasPoints = (s: Series): boolean => s.values.length > 0 || (s.lead ?? 0) > 0;
+
 /**
  * A cached handle on one series: values are pushed directly (no label-key work per value).
  * `pad` fills a series that appears late (or misses a sample) with NaN up to the sample index.
@@ -332,8 +335,7 @@ export class Collector {
   store(s: Series): ValueStore {
     const at = this.stores.get(s);
     if (at === undefined) {
-      const st = new ValueStore(this.budget);
-      if (this.base > 0) st.skipTo(this.base);
+      const st = this.valueStore();
       this.stores.set(s, { rows: st, col: 0 });
       return st;
     }
@@ -361,6 +363,13 @@ export class Collector {
     if (this.base > 0) rows.skipTo(this.base);
     series.forEach((s, col) => this.stores.set(s, { rows, col }));
     return rows;
+  }
+
+  /** a fresh store of one series, at sample `base` */
+  private valueStore(): ValueStore {
+    const st = new ValueStore(this.budget);
+    if (this.base > 0) st.skipTo(this.base);
+    return st;
   }
 
   private splitRows(rows: RowStore): void {
@@ -394,11 +403,11 @@ export class Collector {
   finish(sinceBoot: boolean, samples?: number): Series[] {
     if (samples !== undefined) samples += this.base;
     for (const s of this.list) {
-      const at = this.stores.get(s) ?? { rows: new ValueStore(this.budget), col: 0 };
+      const at = this.stores.get(s) ?? { rows: this.valueStore(), col: 0 };
       if (samples !== undefined) at.rows.padTo(samples);
       at.rows.finishColumn(at.col, s);
       // explicit either way: a -y run or an interval-only tool says false rather than nothing
-      s.firstSampleSinceBoot = sinceBoot && s.values.length > 0;
+      s.firstSampleSinceBoot = sinceBoot && hasPoints(s);
     }
     this.stores.clear();
     return this.list;
@@ -452,6 +461,12 @@ const FIRST = 0, N = 1, SUM = 2, MIN = 3, MAX = 4, LAST = 5, SUM_ALL = 6, SUM_C 
  * Times (epoch ms, NaN = none) are stored alongside once a sample has one. finishColumn() hands the
  * column's array itself to its series, cut to its length (no copy: a 1 GB iostat -x -p ALL log
  * keeps 226 × 50,000 points, which would otherwise be held twice at the end of a parse).
+ *
+ * A store that starts at sample n (skipTo: the second half of a capture cut in two) keeps the
+ * points before n virtual: `lead` of its kept points are the first half's, not held here. Its
+ * arrays hold points lead, lead + 1 … (of the whole's 0, stride, 2·stride …), so it is thinned where
+ * one that read everything would be and holds only its own half's points (joinHalves puts the
+ * first half's in front).
  */
 export class RowStore {
   /** samples pushed (kept or not): the next sample's index */
@@ -463,7 +478,10 @@ export class RowStore {
   protected cap = 0;
   /** times of the kept points, NaN = none; slots at and after `kept` are always NaN */
   private tbuf: Float64Array | null = null;
+  /** kept points held (in bufs) */
   protected kept = 0;
+  /** kept points before them that are not held (skipTo): point lead + j of the whole is bufs[c][j] */
+  protected lead = 0;
   protected stride = 1;
   /** index of the next sample to keep */
   protected next = 0;
@@ -549,9 +567,10 @@ export class RowStore {
   }
 
   /**
-   * A fresh store starts at sample `n`, exactly as if `n` missing samples had been pushed (padTo(n)),
-   * without a push per kept one: the second half of a capture cut in two (Collector.base) starts
-   * every store tens of thousands of samples in.
+   * A fresh store starts at sample `n`, thinned exactly as if `n` samples had been pushed, with
+   * those samples' points virtual (`lead`) and their statistics nothing but the count: the second
+   * half of a capture cut in two (Collector.base) starts every store tens of thousands of samples in,
+   * and holds only its own points.
    */
   skipTo(n: number): void {
     if (this.len !== 0) throw new Error('skipTo on a store already pushed to');
@@ -564,17 +583,8 @@ export class RowStore {
       next = len + stride;
       len++;
     }
-    // as makeRoom grows it (a thinned store has reached the budget)
-    let cap = thinned ? this.budget : 0;
-    if (!thinned) while (cap < kept) cap = this.grown(cap);
-    this.bufs = this.bufs.map(() => {
-      const b = new Array<number>(cap);
-      for (let j = 0; j < kept; j++) b[j] = NaN;
-      return b;
-    });
-    this.cap = cap;
     this.len = len;
-    this.kept = kept;
+    this.lead = kept;
     this.stride = stride;
     this.next = next;
     if (thinned) {
@@ -584,9 +594,10 @@ export class RowStore {
     }
   }
 
-  /** the buffers' next size: doubling from 64, but from 16,384 points straight to the budget (makeRoom says why) */
+  /** the buffers' next size: doubling from 64, but from 16,384 points straight to the most they can hold (makeRoom says why) */
   private grown(cap: number): number {
-    return Math.min(this.budget, cap >= 16384 ? this.budget : Math.max(64, cap * 2));
+    const most = this.budget - this.lead;
+    return Math.min(most, cap >= 16384 ? most : Math.max(64, cap * 2));
   }
 
   /** statistics of no sample yet (their count is `len`) */
@@ -598,7 +609,7 @@ export class RowStore {
   /** the time (epoch ms) of the sample just pushed; ignored when the stride skipped that sample */
   time(t: number | null): void {
     const k = this.kept - 1;
-    if (k < 0 || this.len - 1 !== k * this.stride) return;
+    if (k < 0 || this.len - 1 !== (this.lead + k) * this.stride) return;
     let tb = this.tbuf;
     if (tb === null) {
       if (t === null) return;
@@ -609,37 +620,43 @@ export class RowStore {
 
   /** grow the buffers, or (at the budget) thin them 2:1; `row` is sample `i`, about to be kept */
   protected makeRoom(row: ArrayLike<number>, i: number): void {
-    const cap = this.cap;
-    if (cap < this.budget) {
-      // doubling, but from 16,384 points straight to the budget: arrays that large live in the
-      // large-object space until a full GC, and 226 series growing 16k → 32k → 50k at once left
-      // ~90 MB of them behind during a 1 GB import (its peak RSS)
-      const size = this.grown(cap);
-      this.bufs = this.bufs.map((buf) => {
-        const nb = new Array<number>(size);
-        for (let j = 0; j < this.kept; j++) nb[j] = buf[j]!;
-        return nb;
-      });
-      if (this.tbuf !== null) {
-        const nt = new Float64Array(size).fill(NaN);
-        nt.set(this.tbuf);
-        this.tbuf = nt;
-      }
-      this.cap = size;
-      return;
-    }
+    if (this.cap < this.budget - this.lead) { this.grow(); return; }
+    const lead = this.lead;
     if (!this.thinned) {
-      // first thinning: every sample so far is still in the buffers (row is not yet)
+      // first thinning: every sample since the lead is still in the buffers (row is not yet)
       this.thinned = true;
       this.clearStats();
-      this.bufs.forEach((b, c) => { for (let j = 0; j < this.kept; j++) this.fold(c, b[j]!, j); });
+      this.bufs.forEach((b, c) => { for (let j = 0; j < this.kept; j++) this.fold(c, b[j]!, lead + j); });
       this.foldRow(row, i);
     }
+    // the whole's even points are kept: from the held ones, those at lead + j even
+    const from = lead % 2;
     let n = 0;
-    for (const b of this.bufs) n = thinHalf(b, this.kept);
-    if (this.tbuf !== null) { thinHalf(this.tbuf, this.kept); this.tbuf.fill(NaN, n); }
+    for (const b of this.bufs) n = thinHalf(b, this.kept, from);
+    if (this.tbuf !== null) { thinHalf(this.tbuf, this.kept, from); this.tbuf.fill(NaN, n); }
     this.kept = n;
+    this.lead = thinnedLength(lead);
     this.stride *= 2;
+    // (a store with a lead: the thinning may have made room among the virtual points only)
+    if (this.kept === this.cap) this.grow();
+  }
+
+  private grow(): void {
+    // doubling, but from 16,384 points straight to the most they hold: arrays that large live in the
+    // large-object space until a full GC, and 226 series growing 16k → 32k → 50k at once left
+    // ~90 MB of them behind during a 1 GB import (its peak RSS)
+    const size = this.grown(this.cap);
+    this.bufs = this.bufs.map((buf) => {
+      const nb = new Array<number>(size);
+      for (let j = 0; j < this.kept; j++) nb[j] = buf[j]!;
+      return nb;
+    });
+    if (this.tbuf !== null) {
+      const nt = new Float64Array(size).fill(NaN);
+      nt.set(this.tbuf);
+      this.tbuf = nt;
+    }
+    this.cap = size;
   }
 
   /** column `c`'s statistics as a series keeps them (foldStats' shape) */
@@ -661,6 +678,7 @@ export class RowStore {
     const vals = this.bufs[c]!;
     vals.length = k;
     s.values = vals;
+    if (this.lead > 0) s.lead = this.lead;
     this.bufs[c] = [];
     const tb = this.tbuf;
     if (tb !== null) {
@@ -690,6 +708,7 @@ export class RowStore {
     this.cap = from.cap;
     this.tbuf = from.tbuf === null ? null : from.tbuf.slice();
     this.kept = from.kept;
+    this.lead = from.lead;
     this.stride = from.stride;
     this.next = from.next;
     this.thinned = from.thinned;

@@ -5,7 +5,7 @@
 import type { CaptureParser, LineSink, Metric, ParseOutput, Series, SinkOptions, SplitPlan, Unit } from '../../types';
 import { commandLine, emptyOutput, hasControlChar, lookupTable } from '../kit';
 import {
-  Collector, RowSet, SCAN, countLines, findLine, hasFlag, numAt, parseStampLine, restIsBlank, scanNumbers, versionLine, widenLines,
+  Collector, RowSet, SCAN, countLines, findLine, hasFlag, hasPoints, numAt, parseStampLine, restIsBlank, scanNumbers, versionLine, widenLines,
 } from './common';
 
 /** the program of a command line (after a prompt, or bare) that printed the capture */
@@ -298,7 +298,7 @@ class VmstatSink implements LineSink {
     // values[0] of the per-sample layout is the since-boot average unless -y; -d counters are totals
     // Only the rates and CPU shares of the first report are averages since boot; procs and memory
     // columns (r b swpd free buff cache inact active) are the state at that moment, like every row.
-    for (const s of this.out.series) s.firstSampleSinceBoot = !this.skipFirst && s.values.length > 0 && !s.name.endsWith('_total') && s.name !== 'io_in_progress' && !SNAPSHOT_SERIES.has(s.name);
+    for (const s of this.out.series) s.firstSampleSinceBoot = !this.skipFirst && hasPoints(s) && !s.name.endsWith('_total') && s.name !== 'io_in_progress' && !SNAPSHOT_SERIES.has(s.name);
     this.out.metrics = this.metrics;
     if (!this.anyData && this.disks.size === 0 && this.partSample === 0 && this.metrics.length === 0 && this.out.warnings.length === 0) this.out.warnings.push('no vmstat samples found');
     return this.out;
