@@ -4,8 +4,10 @@
  *
  * A host (the CLI's and the app's parseFile, the store's stageCapture) calls startSecondHalf once its
  * stream knows the capture's kind. For a file of SPLIT_MIN_BYTES or more whose parser can be cut, it
- * finds a cut about half way (a report's first line), starts the half worker (halfWorker.ts, bundled
- * to halfWorker.cjs beside the host's bundle) and returns where to stop feeding its own stream. The
+ * finds a cut about half way (a report's first line), gives the half worker (halfWorker.ts, bundled
+ * to halfWorker.cjs beside the host's bundle) its job and returns where to stop feeding its own
+ * stream. HalvedStream starts that worker as it begins, so the thread and its bundle load while the
+ * host reads the head (~0.1 s off the second half's way, which is the longer one). The
  * worker counts the samples before the cut, parses the rest, and sends its half back (points in
  * transferred Float64Arrays). The host joins the two (CaptureStream.end with joinHalves); when they
  * do not join, or the worker fails, the host parses the file again in one piece.
@@ -113,13 +115,22 @@ export interface SecondHalfThread {
   cancel(): void;
 }
 
+/** The half worker, started ahead of its job (startSecondHalf posts it); it waits for it. */
+export function spawnHalfWorker(workerFile: string): Worker {
+  const worker = new Worker(workerFile);
+  // a failure before its job is told by threadId -1 (startSecondHalf then starts another), after it by the job's result
+  worker.on('error', () => undefined);
+  return worker;
+}
+
 /**
- * Start the second half of `file` in the half worker, when the file is long enough and its kind can
- * be cut; null when it is parsed in one piece.
+ * Start the second half of `file` in the half worker (`warm`: one started ahead, else a new one),
+ * when the file is long enough and its kind can be cut; null when it is parsed in one piece (the
+ * caller then stops `warm`).
  */
 export function startSecondHalf(
   file: string, size: number, kind: string,
-  opts: { name: string; context?: CaptureContext; worker?: string | null; minBytes?: number; onRead?: (bytes: number) => void },
+  opts: { name: string; context?: CaptureContext; worker?: string | null; minBytes?: number; onRead?: (bytes: number) => void; warm?: Worker | null },
 ): SecondHalfThread | null {
   const workerFile = opts.worker === undefined ? defaultHalfWorker() : opts.worker;
   if (workerFile === null || size < (opts.minBytes ?? splitMinBytes())) return null;
@@ -127,7 +138,10 @@ export function startSecondHalf(
   try { plan = planCut(file, size, kind); } catch { return null; }
   if (plan === null) return null;
   const job: HalfJob = { file, at: plan.at, end: size, kind, head: plan.head, name: opts.name, ...(opts.context ? { context: opts.context } : {}) };
-  const worker = new Worker(workerFile, { workerData: job });
+  // (threadId is -1 once a thread has stopped: a warm one that failed to start is replaced)
+  const worker = opts.warm && opts.warm.threadId !== -1 ? opts.warm : spawnHalfWorker(workerFile);
+  if (worker !== opts.warm) void opts.warm?.terminate();
+  worker.postMessage(job);
   const done = new Promise<SecondHalf>((resolve, reject) => {
     worker.on('message', (m: HalfReply) => {
       if ('read' in m) { opts.onRead?.(m.read); return; }
@@ -168,6 +182,8 @@ export class HalvedStream {
   private abandoned = false;
   /** bytes of the second half its thread has parsed */
   private secondRead = 0;
+  /** the half worker, started as this stream begins (a long file that may be cut), until it gets its job or is stopped */
+  private warm: Worker | null = null;
 
   /** the capture was cut in two (so far: the join may still fail) */
   get cut(): boolean { return this.half !== null; }
@@ -198,6 +214,14 @@ export class HalvedStream {
     },
   ) {
     this.planned = !opts.split;
+    const workerFile = opts.worker === undefined ? defaultHalfWorker() : opts.worker;
+    if (opts.split && workerFile !== null && size >= splitMinBytes()) this.warm = spawnHalfWorker(workerFile);
+  }
+
+  /** the worker started ahead is not needed (or was handed its job) */
+  private dropWarm(): void {
+    if (this.warm !== null && this.half === null) void this.warm.terminate();
+    this.warm = null;
   }
 
   /** The file's next piece (it starts where the last one ended). True once the rest is the second half's: nothing more is parsed here. */
@@ -211,16 +235,18 @@ export class HalvedStream {
     if (!this.planned && this.stream.kind !== null) {
       this.planned = true;
       const series = this.stream.seriesBegun;
-      if (this.opts.maxSeries !== undefined && (series === null || series > this.opts.maxSeries)) return false;
-      this.half = startSecondHalf(this.file, this.size, this.stream.kind, { ...this.opts, onRead: (n) => { this.secondRead = n; this.tell(); } });
+      if (this.opts.maxSeries !== undefined && (series === null || series > this.opts.maxSeries)) { this.dropWarm(); return false; }
+      this.half = startSecondHalf(this.file, this.size, this.stream.kind, { ...this.opts, warm: this.warm, onRead: (n) => { this.secondRead = n; this.tell(); } });
       // (past the cut already, which this piece was read to: a cut in the first piece read)
       if (this.half !== null && this.half.at < this.fed) { this.half.cancel(); this.half = null; }
+      this.dropWarm();
     }
     return this.half !== null && this.fed >= this.half.at;
   }
 
   /** The parse, joined from the two halves when the file was cut; null when they do not join (read it again whole, split: false). */
   async end(): Promise<ParsedCapture | null> {
+    this.dropWarm();
     if (this.abandoned) return null;
     this.stream.write(this.decoder.end());
     const half = this.half;
@@ -240,6 +266,7 @@ export class HalvedStream {
    * After the cut, end() then says the parse must be read again.
    */
   cancel(): void {
+    this.dropWarm();
     this.half?.cancel();
     if (this.half !== null && this.fed >= this.half.at) this.abandoned = true;
     this.half = null;

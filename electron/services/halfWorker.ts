@@ -1,10 +1,11 @@
 /**
  * Worker thread entry (bundled to dist/halfWorker.cjs): the second half of a long capture
- * (halfParse.ts). Counts the samples before the cut, then parses from the cut to the end, primed
- * with the head's lines and numbering its samples from that count, and sends its half back.
+ * (halfParse.ts). Started ahead, it waits for its job; then counts the samples before the cut,
+ * parses from the cut to the end, primed with the head's lines and numbering its samples from that
+ * count, and sends its half back.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { captureDecoder } from '../../shared/capture/decode';
 import { SplitMismatch, endSecondHalf, secondHalfStream, splitPlan } from '../../shared/capture/split';
 import { asciiText } from './asciiText';
@@ -49,9 +50,12 @@ function run(job: HalfJob): void {
   }
 }
 
-try {
-  run(workerData as HalfJob);
-} catch (e) {
-  const reply: HalfReply = e instanceof SplitMismatch ? { mismatch: e.message } : { error: e instanceof Error ? e.message : String(e) };
-  parentPort!.postMessage(reply);
-}
+// started ahead (HalvedStream), it waits for its job
+parentPort!.once('message', (job: HalfJob) => {
+  try {
+    run(job);
+  } catch (e) {
+    const reply: HalfReply = e instanceof SplitMismatch ? { mismatch: e.message } : { error: e instanceof Error ? e.message : String(e) };
+    parentPort!.postMessage(reply);
+  }
+});

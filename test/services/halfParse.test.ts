@@ -5,16 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseFile } from '../../electron/services/captureFiles';
 import { stageCapture } from '../../electron/services/captureStore';
-import { HalvedStream, startSecondHalf, splitMinBytes } from '../../electron/services/halfParse';
+import { HalvedStream, spawnHalfWorker, startSecondHalf, splitMinBytes } from '../../electron/services/halfParse';
 import { captureDecoder } from '../../shared/capture/decode';
 import { CaptureStream } from '../../shared/capture/registry';
 import { toCaptureJson } from '../../shared/capture/json';
-import { SplitMismatch } from '../../shared/capture/split';
+import { SplitMismatch, joinHalves } from '../../shared/capture/split';
 import type { ParsedCapture } from '../../shared/capture/types';
 import { buildBundles } from '../helpers';
 
@@ -114,6 +114,52 @@ describe('a long capture in two threads', () => {
     const joined = await halved.end();
     if (joins) expect(json(joined!)).toBe(json(await parseFile(file, { split: false })));
     else expect(joined).toBeNull();
+  }, 60_000);
+
+  it('gives its job to the worker started ahead, or to a new one when that one has stopped', async () => {
+    const file = files['vmstat.log']!;
+    const size = statSync(file).size;
+    const whole = json(await parseFile(file, { split: false }));
+    const joined = async (warm: ReturnType<typeof spawnHalfWorker>): Promise<string> => {
+      const half = startSecondHalf(file, size, 'vmstat', { name: 'vmstat.log', worker, minBytes: 1, warm })!;
+      const second = await half.result();
+      const stream = new CaptureStream({ file: 'vmstat.log' });
+      stream.write(readFileSync(file, 'latin1').slice(0, half.at));
+      return json(stream.end((out, at) => joinHalves(out, at, second)));
+    };
+    const warm = spawnHalfWorker(worker);
+    const id = warm.threadId;
+    expect(await joined(warm)).toBe(whole);
+    // the host stops it once its half is back
+    await new Promise((resolve) => warm.once('exit', resolve));
+    expect(id).toBeGreaterThan(0);
+    const stopped = spawnHalfWorker(worker);
+    await stopped.terminate();
+    expect(stopped.threadId).toBe(-1);
+    expect(await joined(stopped)).toBe(whole);
+  }, 60_000);
+
+  it.runIf(process.platform === 'linux')('stops the worker it started ahead when the capture is not cut', async () => {
+    const threads = (): number => readdirSync('/proc/self/task').length;
+    const settle = async (want: number): Promise<number> => {
+      for (let i = 0; i < 100 && threads() > want; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      return threads();
+    };
+    const before = threads();
+    process.env.TUNEBOOK_SPLIT_MIN_BYTES = '1';
+    try {
+      // a kind without a cut: the worker started as the stream began is not needed
+      const file = files['pidstat.log']!;
+      const stream = new CaptureStream({ file: 'pidstat.log' });
+      const halved = new HalvedStream(stream, captureDecoder(), file, statSync(file).size, { name: 'pidstat.log', split: true, worker });
+      expect(threads()).toBeGreaterThan(before);
+      halved.write(readFileSync(file));
+      expect(halved.cut).toBe(false);
+      expect((await halved.end())!.kind).toBe('pidstat');
+    } finally {
+      delete process.env.TUNEBOOK_SPLIT_MIN_BYTES;
+    }
+    expect(await settle(before)).toBe(before);
   }, 60_000);
 
   it('says when the halves cannot join, and the host reads the file whole', async () => {
