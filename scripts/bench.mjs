@@ -44,7 +44,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCli, importBench } from './benchImport.mjs';
-import { benchLogs, parseBench, writeLog as writeBenchLog } from './benchParse.mjs';
+import { benchLogs, freshMemory, parseBench, writeLog as writeBenchLog } from './benchParse.mjs';
 import { reportScale, scaleBench } from './benchScale.mjs';
 import { BENCH_FUZZ_RUNS, BENCH_FUZZ_SEED, fuzzBench } from './benchFuzz.mjs';
 
@@ -122,6 +122,10 @@ const summary = [];
 
 if (part('parse')) {
   console.log(`parse      load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}`);
+  const fresh = freshMemory();
+  const freshText = fresh === null ? 'not measured' : `${fresh.mbps.toFixed(0)} MB/s first written (${fresh.usPerPage.toFixed(1)} µs a 4 KiB page)`;
+  console.log(`${''.padEnd(10)} fresh memory: ${freshText} — the 226 × 50,000 points an iostat -x -p ALL log keeps are 90 MB`);
+  summary.push(['fresh memory', freshText, '', 'info']);
   const rows = await parseBench({
     CaptureStream, cli, tmp, logs, runs: RUNS,
     sizeOf: (log) => (log === iostatLog || log === vmLog ? TARGET_MB : OTHER_MB) * 1e6,

@@ -212,6 +212,27 @@ export function writeJcSlice(log, file, bytes) {
 const best = (xs) => Math.min(...xs);
 
 /**
+ * What memory costs the first time it is written, on this machine: a fresh node writes one double
+ * into every 4 KiB page of 256 MB of new Float64Arrays (each page faulted in by the kernel, as a
+ * parser's growing series are). Best of `runs`: { mbps, usPerPage }, or null when it fails. On a VM
+ * whose page faults are slow this, not the parser's loops, bounds a parse that keeps ~90 MB of points.
+ */
+export function freshMemory(runs = 3) {
+  const script = `const t = process.hrtime.bigint(); const keep = [];
+for (let i = 0; i < 64; i++) { const a = new Float64Array(512 * 1024); for (let j = 0; j < a.length; j += 512) a[j] = 1; keep.push(a); }
+process.stdout.write(String(Number(process.hrtime.bigint() - t) / 1e9));`;
+  const secs = [];
+  for (let r = 0; r < runs; r++) {
+    const out = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    const s = Number(out.stdout);
+    if (out.status === 0 && s > 0) secs.push(s);
+  }
+  if (!secs.length) return null;
+  const bytes = 64 * 512 * 1024 * 8;
+  return { mbps: bytes / 1e6 / best(secs), usPerPage: (best(secs) * 1e6) / (bytes / 4096) };
+}
+
+/**
  * Reference programs in C on the same file, for what this machine does at best with such text:
  * `wc -w` (C locale) only finds the words; awk also reads every field as a number and adds it up
  * — the least any parser of these logs must do, without detection, units, series or JSON.
