@@ -17,7 +17,7 @@ import { NotebookService, type HostMethods, type NotebookMethods } from './noteb
 import { allowedPath, type PathAccess } from './hostPaths';
 import { EXAMPLE_FILE_NAME, writeExample } from './example/example';
 import { isCaptureRead, isWorkerRead, JsonText, recordWorkerOf, type ReadJob } from './workerReads';
-import { WorkerClient } from './workerClient';
+import { PARSE_THREAD_LIMITS, WorkerClient } from './workerClient';
 import type { CaptureJson } from '../../shared/capture/json';
 import type { ParseEvent, ParseRequest } from './parseWorker';
 import type { ImportFile, StoreEvent, StoreJob, StoreResult } from './storeWorker';
@@ -212,7 +212,7 @@ export class Backend {
     this.parsePool = new WorkerClient(opts.parseWorkerFile ?? path.join(__dirname, 'parseWorker.cjs'));
     // a small young generation: a 1 GB import allocates fast and short-lived (chunks, decoded text);
     // collecting it often keeps the peak resident memory down at little cost in speed (npm run bench)
-    this.store = new WorkerClient(opts.storeWorkerFile ?? path.join(__dirname, 'storeWorker.cjs'), { maxYoungGenerationSizeMb: 8 });
+    this.store = new WorkerClient(opts.storeWorkerFile ?? path.join(__dirname, 'storeWorker.cjs'), PARSE_THREAD_LIMITS);
     this.reads = opts.readWorkerFile
       ? { records: [new WorkerClient(opts.readWorkerFile), new WorkerClient(opts.readWorkerFile)], captures: new WorkerClient(opts.readWorkerFile) }
       : null;

@@ -19,6 +19,7 @@ import type { CaptureDecoder } from '../../shared/capture/decode';
 import type { CaptureStream } from '../../shared/capture/registry';
 import { SPLIT_MIN_BYTES, SplitMismatch, headLines, joinHalves, splitPlan, type HalfSeries, type SecondHalf } from '../../shared/capture/split';
 import type { CaptureContext, ParsedCapture } from '../../shared/capture/types';
+import { PARSE_THREAD_LIMITS } from './workerClient';
 
 /** what the half worker is told */
 export interface HalfJob {
@@ -117,7 +118,7 @@ export interface SecondHalfThread {
 
 /** The half worker, started ahead of its job (startSecondHalf posts it); it waits for it. */
 export function spawnHalfWorker(workerFile: string): Worker {
-  const worker = new Worker(workerFile);
+  const worker = new Worker(workerFile, { resourceLimits: PARSE_THREAD_LIMITS });
   // a failure before its job is told by threadId -1 (startSecondHalf then starts another), after it by the job's result
   worker.on('error', () => undefined);
   return worker;
