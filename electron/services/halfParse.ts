@@ -67,6 +67,9 @@ export function defaultHalfWorker(): string | null {
   return existsSync(f) ? f : null;
 }
 
+/** the half worker's bundle a host asked for (`worker`: a path, null for none, undefined for the default) */
+const halfWorkerFile = (worker: string | null | undefined): string | null => (worker === undefined ? defaultHalfWorker() : worker);
+
 const HEAD_BYTES = 64 * 1024;
 const WINDOW_BYTES = 4 << 20;
 
@@ -133,7 +136,7 @@ export function startSecondHalf(
   file: string, size: number, kind: string,
   opts: { name: string; context?: CaptureContext; worker?: string | null; minBytes?: number; onRead?: (bytes: number) => void; warm?: Worker | null },
 ): SecondHalfThread | null {
-  const workerFile = opts.worker === undefined ? defaultHalfWorker() : opts.worker;
+  const workerFile = halfWorkerFile(opts.worker);
   if (workerFile === null || size < (opts.minBytes ?? splitMinBytes())) return null;
   let plan: { at: number; head: string[] } | null;
   try { plan = planCut(file, size, kind); } catch { return null; }
@@ -215,7 +218,7 @@ export class HalvedStream {
     },
   ) {
     this.planned = !opts.split;
-    const workerFile = opts.worker === undefined ? defaultHalfWorker() : opts.worker;
+    const workerFile = halfWorkerFile(opts.worker);
     if (opts.split && workerFile !== null && size >= splitMinBytes()) this.warm = spawnHalfWorker(workerFile);
   }
 
