@@ -19,7 +19,7 @@ import { buildBundles } from '../helpers';
 
 const SCRIPT = path.join(__dirname, '../../electron/services/kit/collect.sh');
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
-const NEEDED = ['dash', 'bash', 'tar', 'vmstat', 'mpstat', 'pidstat', 'iostat', 'sar', 'top', 'ss', 'lscpu', 'free', 'ab', 'ps'];
+const NEEDED = ['dash', 'bash', 'tar', 'vmstat', 'mpstat', 'pidstat', 'iostat', 'sar', 'top', 'ss', 'lscpu', 'free', 'ab', 'ps', 'fdisk', 'tune2fs'];
 
 interface Run { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; ms: number; pgid: number }
 
@@ -118,7 +118,7 @@ async function parsedKinds(top: string, files: readonly string[]): Promise<Map<s
 let work = '';
 beforeAll(() => {
   const missing = NEEDED.filter((t) => !which(t));
-  if (missing.length) throw new Error(`the kit tests need ${missing.join(', ')} (Debian: apt-get install dash sysstat procps util-linux iproute2 apache2-utils)`);
+  if (missing.length) throw new Error(`the kit tests need ${missing.join(', ')} (Debian: apt-get install dash sysstat procps util-linux fdisk e2fsprogs iproute2 apache2-utils)`);
   work = mkdtempSync(path.join(tmpdir(), 'tunebook-kit-test-'));
 });
 afterAll(() => { if (work) rmSync(work, { recursive: true, force: true }); });
