@@ -119,9 +119,14 @@ export interface SecondHalfThread {
   cancel(): void;
 }
 
-/** The half worker, started ahead of its job (startSecondHalf posts it); it waits for it. */
-export function spawnHalfWorker(workerFile: string): Worker {
-  const worker = new Worker(workerFile, { resourceLimits: PARSE_THREAD_LIMITS });
+/**
+ * The half worker, started ahead of its job (startSecondHalf posts it); it waits for it. Null when no
+ * thread can be had (a path Node refuses, ERR_WORKER_INIT_FAILED …): the capture is then parsed in
+ * one piece, as it always can be.
+ */
+export function spawnHalfWorker(workerFile: string): Worker | null {
+  let worker: Worker;
+  try { worker = new Worker(workerFile, { resourceLimits: PARSE_THREAD_LIMITS }); } catch { return null; }
   // a failure before its job is told by threadId -1 (startSecondHalf then starts another), after it by the job's result
   worker.on('error', () => undefined);
   return worker;
@@ -145,6 +150,7 @@ export function startSecondHalf(
   // (threadId is -1 once a thread has stopped: a warm one that failed to start is replaced)
   const worker = opts.warm && opts.warm.threadId !== -1 ? opts.warm : spawnHalfWorker(workerFile);
   if (worker !== opts.warm) void opts.warm?.terminate();
+  if (worker === null) return null;
   worker.postMessage(job);
   const done = new Promise<SecondHalf>((resolve, reject) => {
     worker.on('message', (m: HalfReply) => {

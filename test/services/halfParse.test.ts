@@ -17,6 +17,7 @@ import { toCaptureJson } from '../../shared/capture/json';
 import { SplitMismatch, joinHalves } from '../../shared/capture/split';
 import type { ParsedCapture } from '../../shared/capture/types';
 import { buildBundles } from '../helpers';
+import type { Worker } from 'node:worker_threads';
 
 const FIX = path.join(__dirname, '..', 'fixtures', 'captures');
 const fixture = (f: string): string => readFileSync(path.join(FIX, f), 'utf8');
@@ -120,23 +121,37 @@ describe('a long capture in two threads', () => {
     const file = files['vmstat.log']!;
     const size = statSync(file).size;
     const whole = json(await parseFile(file, { split: false }));
-    const joined = async (warm: ReturnType<typeof spawnHalfWorker>): Promise<string> => {
+    const joined = async (warm: Worker): Promise<string> => {
       const half = startSecondHalf(file, size, 'vmstat', { name: 'vmstat.log', worker, minBytes: 1, warm })!;
       const second = await half.result();
       const stream = new CaptureStream({ file: 'vmstat.log' });
       stream.write(readFileSync(file, 'latin1').slice(0, half.at));
       return json(stream.end((out, at) => joinHalves(out, at, second)));
     };
-    const warm = spawnHalfWorker(worker);
+    const warm = spawnHalfWorker(worker)!;
     const id = warm.threadId;
     expect(await joined(warm)).toBe(whole);
     // the host stops it once its half is back
     await new Promise((resolve) => warm.once('exit', resolve));
     expect(id).toBeGreaterThan(0);
-    const stopped = spawnHalfWorker(worker);
+    const stopped = spawnHalfWorker(worker)!;
     await stopped.terminate();
     expect(stopped.threadId).toBe(-1);
     expect(await joined(stopped)).toBe(whole);
+  }, 60_000);
+
+  it('parses in one piece when no thread can be started', async () => {
+    const file = files['vmstat.log']!;
+    // a path Node refuses before any thread starts (relative, without ./)
+    const refused = 'dist/halfWorker.cjs';
+    expect(spawnHalfWorker(refused)).toBeNull();
+    expect(startSecondHalf(file, statSync(file).size, 'vmstat', { name: 'vmstat.log', worker: refused, minBytes: 1 })).toBeNull();
+    process.env.TUNEBOOK_SPLIT_MIN_BYTES = '1';
+    try {
+      expect(json(await parseFile(file, { halfWorker: refused }))).toBe(json(await parseFile(file, { split: false })));
+    } finally {
+      delete process.env.TUNEBOOK_SPLIT_MIN_BYTES;
+    }
   }, 60_000);
 
   it.runIf(process.platform === 'linux')('stops the worker it started ahead when the capture is not cut', async () => {
