@@ -146,8 +146,7 @@ export async function stageCapture(file: string, name: string, opts: StageOption
   try {
     const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), ...(opts.context ? { context: opts.context } : {}), file: name });
     const decoder = captureDecoder(asciiText);
-    // a long capture of few series is parsed on two cores; one of many stays on one (its second half's
-    // stores would lift the import's peak RSS past its aim: README, Performance)
+    // a long capture of few series is parsed on two cores; one of many stays on one (SPLIT_MAX_SERIES says why)
     halved = new HalvedStream(stream, decoder, file, total, {
       name, ...(opts.context ? { context: opts.context } : {}), ...(opts.halfWorker ? { worker: opts.halfWorker } : {}),
       split: true, maxSeries: SPLIT_MAX_SERIES,
