@@ -315,6 +315,11 @@ export class CaptureStream {
   /** series begun so far, when the parser can be cut (splitState), else null */
   get seriesBegun(): number | null { return this.sink?.splitState?.().series ?? null; }
 
+  /** The whole capture has `total` samples (split.ts: counted ahead), when its parser can be cut: LineSink.planSamples. */
+  planSamples(total: number): void {
+    this.sink?.planSamples?.(total);
+  }
+
   /** The text held back to tell its encoding is read now (a primer shorter than that, split.ts). */
   private settle(): void {
     if (this.sniff !== null) { const held = this.decideEncoding(); this.writeText(this.dropNul ? held.replace(NUL_ALL, '') : held); }

@@ -52,14 +52,14 @@ export function statsOf(values: ArrayLike<number>, n: number = values.length): S
   return st;
 }
 
-/** Keep a[from], a[from + 2], a[from + 4] … of the first n entries, packed to the front; returns how many (thinnedLength(n) from 0). */
-export function thinHalf<T>(a: { [i: number]: T }, n: number, from = 0): number {
+/** Keep a[from], a[from + step], a[from + 2·step] … of the first n entries, packed to the front; returns how many (thinnedLength(n) from 0 by 2). */
+export function thinEvery<T>(a: { [i: number]: T }, n: number, from = 0, step = 2): number {
   let j = 0;
-  for (let k = from; k < n; k += 2) a[j++] = a[k]!;
+  for (let k = from; k < n; k += step) a[j++] = a[k]!;
   return j;
 }
 
-/** how many of `n` points thinHalf keeps */
+/** how many of `n` points thinEvery keeps from 0 by 2 */
 export const thinnedLength = (n: number): number => (n === 0 ? 0 : Math.floor((n - 1) / 2) + 1);
 
 const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
@@ -120,9 +120,9 @@ export function summarizeSeries(s: Series): SeriesSummary {
 
 /** Halve a series' kept points (values and times alike) and double its stride. */
 function thinSeries(s: Series): void {
-  const n = thinHalf(s.values, s.values.length);
+  const n = thinEvery(s.values, s.values.length);
   s.values.length = n;
-  if (s.times) { thinHalf(s.times, s.times.length); s.times.length = n; }
+  if (s.times) { thinEvery(s.times, s.times.length); s.times.length = n; }
   s.stride = (s.stride ?? 1) * 2;
 }
 

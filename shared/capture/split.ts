@@ -62,6 +62,11 @@ export interface SecondHalf {
   primerLines: number;
   /** the stream added nothing of its own (no overlong line cut, no warning of a parser's failure) */
   clean: boolean;
+  /**
+   * the whole's samples as counted ahead, when both halves were told them (CaptureStream.planSamples):
+   * every joined series must then count as many, or a store was thinned for samples it never had
+   */
+  total?: number;
 }
 
 /** The plan for a capture of `kind` whose head is `head`, or null when it cannot be cut. */
@@ -80,9 +85,9 @@ export function secondHalfStream(kind: string, plan: SplitPlan, base: number, op
   return { stream, key: st.key, primerLines: st.lines };
 }
 
-export function endSecondHalf(half: { stream: CaptureStream; key: string; primerLines: number }, base: number): SecondHalf {
+export function endSecondHalf(half: { stream: CaptureStream; key: string; primerLines: number }, base: number, total?: number): SecondHalf {
   const { out, settled, clean } = half.stream.endHalf();
-  return { out, base, key: half.key, settled, primerLines: half.primerLines, clean };
+  return { out, base, key: half.key, settled, primerLines: half.primerLines, clean, ...(total !== undefined ? { total } : {}) };
 }
 
 const seriesKey = (s: HalfSeries): string => {
@@ -126,6 +131,8 @@ export function joinHalves(first: ParseOutput, at: SplitPoint | null, second: Se
   }
   // a series only the first half has would have been padded (iostat) or left (vmstat): told apart by reading it whole
   if (joined.size !== first.series.length) miss('a series ends in the first half');
+  const total = second.total;
+  if (total !== undefined) for (const s of series) if (sampleCount(s) !== total) miss(`${s.name} has ${sampleCount(s)} samples, ${total} were counted ahead`);
   return { ...first, series };
 }
 
@@ -142,6 +149,9 @@ function into<T extends number | null>(a: T[], b: ArrayLike<T>, r: number, jn: n
   else for (let j = jc; j < k; j++) a[j] = b[j - lead]!;
   return a;
 }
+
+/** the samples a series stands for: a thinned one's count, else its points (a second half's lead included) */
+const sampleCount = (s: Series): number => (s.stats ? s.stats.count : (s.lead ?? 0) + s.values.length);
 
 /** a time as a series keeps it: null for none (NaN in a typed array) */
 const timeOf = (t: number | null | undefined): number | null => (t === null || t === undefined || t !== t ? null : t);
@@ -212,22 +222,32 @@ export function joinStats(a: SeriesStats, b: SeriesStats): SeriesStats {
 
 /**
  * The whole of `text` parsed as two halves cut at the first sample boundary at or after `near`
- * (in one thread: what the hosts do in two, for tests and the bench). Null when it cannot be cut;
- * throws SplitMismatch when the halves do not join.
+ * (in one thread: what the hosts do in two, for tests and the bench). Both halves are told the
+ * whole's sample count as the hosts tell them: the second before it begins, the first once it has
+ * read `planAt` characters (past the cut: never, as a host done before the count came; null:
+ * neither is told). Null when it cannot be cut; throws
+ * SplitMismatch when the halves do not join.
  */
-export function parseTextInHalves(text: string, near: number, opts: ParseOptions & { kind: string }): ParsedCapture | null {
+export function parseTextInHalves(text: string, near: number, opts: ParseOptions & { kind: string; planAt?: number | null }): ParsedCapture | null {
+  const { planAt = 0, ...parseOpts } = opts;
   const head = headLines(text);
   const plan = splitPlan(opts.kind, head);
   if (!plan) return null;
   const lineStart = near <= 0 ? 0 : text.lastIndexOf('\n', near - 1) + 1;
   const cut = plan.boundary(text, lineStart);
   if (cut <= 0) return null;
-  const base = plan.count(new TextEncoder().encode(text.slice(0, cut)));
-  const second = secondHalfStream(opts.kind, plan, base, opts);
+  const encoder = new TextEncoder();
+  const base = plan.count(encoder.encode(text.slice(0, cut)));
+  const total = planAt === null ? undefined : base + plan.count(encoder.encode(text.slice(cut)));
+  const second = secondHalfStream(opts.kind, plan, base, parseOpts);
+  if (total !== undefined) second.stream.planSamples(total);
   second.stream.write(text.slice(cut));
-  const half = endSecondHalf(second, base);
-  const first = new CaptureStream(opts);
-  first.write(text.slice(0, cut));
+  const half = endSecondHalf(second, base, total);
+  const first = new CaptureStream(parseOpts);
+  const told = total !== undefined && planAt !== null && planAt <= cut ? planAt : cut;
+  first.write(text.slice(0, told));
+  if (total !== undefined && told === planAt) first.planSamples(total);
+  first.write(text.slice(told, cut));
   return first.end((out, at) => joinHalves(out, at, half));
 }
 

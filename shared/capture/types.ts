@@ -195,6 +195,8 @@ export interface LineSink {
    * captures of few).
    */
   splitState?(): { samples: number; key: string; settled: string; series: number };
+  /** A sink whose parser can be cut: the whole capture has `total` samples (counted ahead by SplitPlan.count), to keep its points in just the room they need. */
+  planSamples?(total: number): void;
   end(): ParseOutput;
 }
 

@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { parseText } from '../../shared/capture/registry';
+import { CaptureStream, parseText } from '../../shared/capture/registry';
 import { toCaptureJson } from '../../shared/capture/json';
-import { SplitMismatch, headLines, joinStats, parseTextInHalves, splitPlan } from '../../shared/capture/split';
+import { SplitMismatch, endSecondHalf, headLines, joinHalves, joinStats, parseTextInHalves, secondHalfStream, splitPlan } from '../../shared/capture/split';
 import { statSum, statSumAll, statsOf } from '../../shared/capture/series';
-import { RowStore } from '../../shared/capture/parsers/sysstat/common';
+import { RowStore, thinningAt } from '../../shared/capture/parsers/sysstat/common';
 import type { ParsedCapture, Series } from '../../shared/capture/types';
 
 const FIX = path.join(__dirname, '..', 'fixtures', 'captures');
@@ -37,14 +37,22 @@ function everyCut(text: string, kind: string, budget?: number, cuts?: number): n
   const starts = lineStarts(text);
   const at = cuts === undefined ? starts : Array.from({ length: cuts }, (_, i) => starts[Math.floor(((i + 0.5) * starts.length) / cuts)]!);
   for (const near of at) {
-    let halves: ParsedCapture | null;
-    try { halves = parseTextInHalves(text, near, opts); } catch (e) {
-      expect(e).toBeInstanceOf(SplitMismatch);
-      continue;
+    // the whole's count told to both halves, the first once it has read none, half or all of its
+    // text, or never (a host that was done first); or told to neither
+    let joins = 0;
+    for (const planAt of [0, Math.floor(near / 2), Infinity, null]) {
+      let halves: ParsedCapture | null;
+      try { halves = parseTextInHalves(text, near, { ...opts, planAt }); } catch (e) {
+        expect(e).toBeInstanceOf(SplitMismatch);
+        continue;
+      }
+      if (halves === null) continue;
+      expect(json(halves), `cut near ${near}, told at ${planAt}`).toEqual(whole);
+      joins++;
     }
-    if (halves === null) continue;
-    expect(json(halves), `cut near ${near}`).toEqual(whole);
-    joined++;
+    // told the count or not, a cut joins or not alike
+    expect([0, 4], `cut near ${near}`).toContain(joins);
+    if (joins) joined++;
   }
   return joined;
 }
@@ -138,6 +146,66 @@ describe('a store started part way (RowStore.skipTo)', () => {
           expect(withLead(sa), `budget ${budget}, n ${n}, column ${c}`).toEqual(sb);
         }
       }
+    }
+  });
+});
+
+describe('a store told the whole\'s count ahead (RowStore.plan)', () => {
+  const finish = (st: RowStore, c: number): Series => { const s = { name: 'x', column: 'x', unit: '', values: [] } as Series; st.finishColumn(c, s); return s; };
+
+  it('ends as one not told, whenever it is told, and holds its points in just the room they take', () => {
+    fc.assert(fc.property(
+      fc.constantFrom(2, 4, 6, 64), fc.integer({ min: 1, max: 3000 }), fc.nat(), fc.nat(), fc.boolean(),
+      (budget, total, atSeed, baseSeed, started) => {
+        // a second half starts part way (skipTo); the count comes before any sample or after some
+        const base = started ? baseSeed % total : 0;
+        const at = base + (atSeed % (total - base + 1));
+        const told = new RowStore(2, budget), plain = new RowStore(2, budget);
+        if (base) { told.skipTo(base); plain.skipTo(base); }
+        for (let i = base; i <= total; i++) {
+          if (i === at) told.plan(total);
+          if (i === total) break;
+          const row = [i, i % 5 === 0 ? NaN : -i / 7];
+          told.pushRow(row); plain.pushRow(row);
+          if (i % 3 === 0) { told.time(1e12 + i); plain.time(1e12 + i); }
+        }
+        for (const c of [0, 1]) expect(finish(told, c)).toEqual(finish(plain, c));
+        const { stride, kept } = thinningAt(total, budget);
+        expect(told.len).toBe(total);
+        // told before its points grew: one array of exactly the points it ends with
+        if (at === base && kept > Math.ceil(base / stride)) expect((told as unknown as { cap: number }).cap).toBe(kept - Math.ceil(base / stride));
+      },
+    ), { numRuns: 3000, seed: 12 });
+  });
+
+  it('thins at the budget as one not told when more samples come than it was told', () => {
+    const told = new RowStore(1, 8), plain = new RowStore(1, 8);
+    told.plan(20);
+    for (let i = 0; i < 100; i++) { told.pushRow([i]); plain.pushRow([i]); }
+    expect(finish(told, 0)).toEqual(finish(plain, 0));
+  });
+
+  it('a join refuses halves told a count that is not the whole\'s: a store told too many is thinned too far', () => {
+    const text = longer(readFileSync(path.join(FIX, 'iostat/x-1-3.txt'), 'utf8'), 40);
+    const opts = { kind: 'iostat', budget: 8 };
+    const whole = json(parseText(text, opts));
+    const plan = splitPlan('iostat', headLines(text))!;
+    const cut = plan.boundary(text, text.lastIndexOf('\n', text.length / 2) + 1);
+    const enc = new TextEncoder();
+    const base = plan.count(enc.encode(text.slice(0, cut)));
+    const total = base + plan.count(enc.encode(text.slice(cut)));
+    expect(thinningAt(total * 3, 8).stride).toBeGreaterThan(thinningAt(total, 8).stride);
+    for (const told of [total, total + 1, total * 3]) {
+      const second = secondHalfStream('iostat', plan, base, opts);
+      second.stream.planSamples(told);
+      second.stream.write(text.slice(cut));
+      const half = endSecondHalf(second, base, told);
+      const first = new CaptureStream(opts);
+      first.planSamples(told);
+      first.write(text.slice(0, cut));
+      const join = (): ParsedCapture => first.end((out, at) => joinHalves(out, at, half));
+      if (told === total) expect(json(join())).toEqual(whole);
+      else expect(join, `told ${told} of ${total}`).toThrow(SplitMismatch);
     }
   });
 });

@@ -4,7 +4,7 @@
  * that pads late series with NaN so series line up by sample index.
  */
 import type { FactValue, Labels, Series, SeriesStats, Unit } from '../../types';
-import { MAX_POINTS_PER_SERIES, SeriesSet, lostIn, pointBudget, thinHalf, thinnedLength } from '../../series';
+import { MAX_POINTS_PER_SERIES, SeriesSet, lostIn, pointBudget, thinEvery } from '../../series';
 
 // ---------------------------------------------------------------------------------------------
 // Numbers
@@ -321,6 +321,8 @@ export class Collector {
   /** each series' store and its column in it */
   private readonly stores = new Map<Series, { rows: RowStore; col: number }>();
   private readonly budget: number;
+  /** the whole's sample count once told (plan), else 0 */
+  private total = 0;
 
   /**
    * `budget`: points kept per series (tests use small ones). `base`: the sample the caller's sample 0
@@ -361,6 +363,7 @@ export class Collector {
     }
     const rows = new RowStore(series.length, this.budget);
     if (this.base > 0) rows.skipTo(this.base);
+    if (this.total > 0) rows.plan(this.total);
     series.forEach((s, col) => this.stores.set(s, { rows, col }));
     return rows;
   }
@@ -369,7 +372,14 @@ export class Collector {
   private valueStore(): ValueStore {
     const st = new ValueStore(this.budget);
     if (this.base > 0) st.skipTo(this.base);
+    if (this.total > 0) st.plan(this.total);
     return st;
+  }
+
+  /** The whole capture has `total` samples (counted ahead): every store, now and begun later, is planned for them (RowStore.plan). */
+  plan(total: number): void {
+    this.total = total;
+    for (const st of new Set(Array.from(this.stores.values(), (at) => at.rows))) st.plan(total);
   }
 
   private splitRows(rows: RowStore): void {
@@ -448,6 +458,17 @@ export class RowSet {
   }
 }
 
+/**
+ * Where a store is once `n` samples were pushed (makeRoom thins at the budget): the stride is the
+ * least power of two at which n samples keep at most `budget` points, and those points are samples
+ * 0, stride, 2·stride … below n.
+ */
+export function thinningAt(n: number, budget: number): { stride: number; kept: number } {
+  let stride = 1;
+  while (Math.ceil(n / stride) > budget) stride *= 2;
+  return { stride, kept: Math.ceil(n / stride) };
+}
+
 /** the figures RowStore keeps per column, at these offsets of its record (SeriesStats': the sums' compensations too) */
 const FIRST = 0, N = 1, SUM = 2, MIN = 3, MAX = 4, LAST = 5, SUM_ALL = 6, SUM_C = 7, SUM_ALL_C = 8, STATS = 9;
 
@@ -483,6 +504,8 @@ export class RowStore {
   /** kept points before them that are not held (skipTo): point lead + j of the whole is bufs[c][j] */
   protected lead = 0;
   protected stride = 1;
+  /** held points the store will end with (plan), else 0: its next growth is to that */
+  protected room = 0;
   /** index of the next sample to keep */
   protected next = 0;
   /** exact statistics per column, from the first thinning on (`thinned`); count is `len` */
@@ -574,29 +597,38 @@ export class RowStore {
    */
   skipTo(n: number): void {
     if (this.len !== 0) throw new Error('skipTo on a store already pushed to');
-    // the counters, as pushRow moves them (makeRoom thins at the budget)
-    let len = 0, kept = 0, stride = 1, next = 0, thinned = false;
-    while (len < n) {
-      if (len !== next) { len = next < n ? next : n; continue; }
-      if (kept === this.budget) { thinned = true; kept = thinnedLength(kept); stride *= 2; }
-      kept++;
-      next = len + stride;
-      len++;
-    }
-    this.len = len;
+    const { stride, kept } = thinningAt(n, this.budget);
+    this.len = n;
     this.lead = kept;
     this.stride = stride;
-    this.next = next;
-    if (thinned) {
+    this.next = kept * stride;
+    if (stride > 1) {
       // the first thinning's statistics over missing samples: nothing but the count (len)
       this.thinned = true;
       this.clearStats();
     }
   }
 
-  /** the buffers' next size: doubling from 64, but from 16,384 points straight to the most they can hold (makeRoom says why) */
+  /**
+   * The whole capture will have `total` samples (counted ahead: the half worker tells both halves,
+   * halfParse.ts). The store thins now to the stride it will end at, and its next growth gives the
+   * points just the room they will take, where it would otherwise grow to the budget and thin its
+   * way down: a long parse waits on fresh memory (an iostat -x log of 231,720 reports keeps 28,965
+   * points a series, after arrays of 16,384 and 50,000 and three thinnings). Either way it ends the
+   * same: more samples than told are thinned as ever; fewer would leave it thinned more than they
+   * need, which joinHalves refuses (a series' count is not the total).
+   */
+  plan(total: number): void {
+    if (total < this.len) return;
+    const { stride, kept } = thinningAt(total, this.budget);
+    if (stride > this.stride) this.thinTo(stride);
+    this.room = kept - this.lead;
+  }
+
+  /** the buffers' next size: the room planned, else doubling from 64, but from 16,384 points straight to the most they can hold (grow says why) */
   private grown(cap: number): number {
     const most = this.budget - this.lead;
+    if (this.room > cap) return Math.min(most, this.room);
     return Math.min(most, cap >= 16384 ? most : Math.max(64, cap * 2));
   }
 
@@ -606,39 +638,55 @@ export class RowStore {
     for (let o = FIRST; o < this.stats.length; o += STATS) this.stats[o] = NaN;
   }
 
-  /** the time (epoch ms) of the sample just pushed; ignored when the stride skipped that sample */
+  /**
+   * the time (epoch ms) of the sample just pushed; kept only when the stride kept that sample. The
+   * points have times once any sample had one, kept or not: what the store ends with must not
+   * depend on when it thinned (a store told its count ahead thins before the first sample).
+   */
   time(t: number | null): void {
-    const k = this.kept - 1;
-    if (k < 0 || this.len - 1 !== (this.lead + k) * this.stride) return;
     let tb = this.tbuf;
     if (tb === null) {
       if (t === null) return;
       tb = this.tbuf = new Float64Array(this.cap).fill(NaN);
     }
+    const k = this.kept - 1;
+    if (k < 0 || this.len - 1 !== (this.lead + k) * this.stride) return;
     tb[k] = t ?? NaN;
   }
 
   /** grow the buffers, or (at the budget) thin them 2:1; `row` is sample `i`, about to be kept */
   protected makeRoom(row: ArrayLike<number>, i: number): void {
     if (this.cap < this.budget - this.lead) { this.grow(); return; }
+    // (every sample since the lead is still in the buffers at the first thinning: thinTo folds them, and this row is not yet)
+    const first = !this.thinned;
+    this.thinTo(this.stride * 2);
+    if (first) this.foldRow(row, i);
+    this.room = 0;
+    // (a store with a lead: the thinning may have made room among the virtual points only)
+    if (this.kept === this.cap) this.grow();
+  }
+
+  /**
+   * Keep only the points at a multiple of `stride` (a multiple of the store's): the whole's points
+   * lead + j that the ratio divides. At the first thinning, the statistics begin from the held points.
+   */
+  private thinTo(stride: number): void {
+    const r = stride / this.stride;
     const lead = this.lead;
     if (!this.thinned) {
-      // first thinning: every sample since the lead is still in the buffers (row is not yet)
+      // not thinned: the stride is 1, held point j is sample lead + j
       this.thinned = true;
       this.clearStats();
       this.bufs.forEach((b, c) => { for (let j = 0; j < this.kept; j++) this.fold(c, b[j]!, lead + j); });
-      this.foldRow(row, i);
     }
-    // the whole's even points are kept: from the held ones, those at lead + j even
-    const from = lead % 2;
+    const from = (r - (lead % r)) % r;
     let n = 0;
-    for (const b of this.bufs) n = thinHalf(b, this.kept, from);
-    if (this.tbuf !== null) { thinHalf(this.tbuf, this.kept, from); this.tbuf.fill(NaN, n); }
+    for (const b of this.bufs) n = thinEvery(b, this.kept, from, r);
+    if (this.tbuf !== null) { thinEvery(this.tbuf, this.kept, from, r); this.tbuf.fill(NaN, n); }
     this.kept = n;
-    this.lead = thinnedLength(lead);
-    this.stride *= 2;
-    // (a store with a lead: the thinning may have made room among the virtual points only)
-    if (this.kept === this.cap) this.grow();
+    this.lead = Math.ceil(lead / r);
+    this.stride = stride;
+    this.next = Math.ceil(this.len / stride) * stride;
   }
 
   private grow(): void {
@@ -647,7 +695,9 @@ export class RowStore {
     // ~90 MB of them behind during a 1 GB import (its peak RSS)
     const size = this.grown(this.cap);
     this.bufs = this.bufs.map((buf) => {
-      const nb = new Array<number>(size);
+      // filled at once: an array made holey and then given doubles is made twice (V8's elements
+      // kind changes), which doubled the fresh pages of a parse
+      const nb = new Array<number>(size).fill(NaN);
       for (let j = 0; j < this.kept; j++) nb[j] = buf[j]!;
       return nb;
     });
@@ -709,6 +759,7 @@ export class RowStore {
     this.tbuf = from.tbuf === null ? null : from.tbuf.slice();
     this.kept = from.kept;
     this.lead = from.lead;
+    this.room = from.room;
     this.stride = from.stride;
     this.next = from.next;
     this.thinned = from.thinned;

@@ -146,6 +146,11 @@ class IostatSink implements LineSink {
     this.col = new Collector(opts.budget, opts.sampleBase);
   }
 
+  /** the whole has `total` samples, counted ahead (split.ts): the stores take just the room they will need */
+  planSamples(total: number): void {
+    this.col.plan(total);
+  }
+
   /** reports begun; between reports or not; the clock of time-only stamps (split.ts) */
   splitState(): { samples: number; key: string; settled: string; series: number } {
     const key = [this.expectCpu > 0, this.json !== null, this.pendingTime, this.clock.key()].join('\n');

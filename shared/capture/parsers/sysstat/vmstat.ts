@@ -94,6 +94,11 @@ class VmstatSink implements LineSink {
     this.col = new Collector(opts.budget, opts.sampleBase);
   }
 
+  /** the whole has `total` samples, counted ahead (split.ts): the stores take just the room they will need */
+  planSamples(total: number): void {
+    this.col.plan(total);
+  }
+
   /** rows read; the headers and modes in effect; the memory unit (split.ts) */
   splitState(): { samples: number; key: string; settled: string; series: number } {
     const L = this.layout;
