@@ -35,17 +35,24 @@ export interface HalfJob {
   context?: CaptureContext;
 }
 
-/** what the half worker sends: bytes of its half parsed so far (now and then), then its half or why not */
-export type HalfReply = { read: number } | { half: SecondHalf } | { mismatch: string } | { error: string };
+/**
+ * what the half worker sends: the whole's samples, counted before it parses (the host plans its
+ * stores for them), bytes of its half parsed so far (now and then), then its half or why not
+ */
+export type HalfReply = { total: number } | { read: number } | { half: SecondHalf } | { mismatch: string } | { error: string };
 
 /** The half with its points in Float64Arrays (times: NaN = none), and their buffers to transfer, not copy. */
 export function toWire(half: SecondHalf): { wire: SecondHalf; transfer: ArrayBuffer[] } {
   const transfer: ArrayBuffer[] = [];
   const series = half.out.series.map((s): HalfSeries => {
-    const values = Float64Array.from(s.values);
+    // (copied by index: Float64Array.from walks an array through its iterator, 4× slower)
+    const n = s.values.length;
+    const values = new Float64Array(n);
+    for (let i = 0; i < n; i++) values[i] = s.values[i]!;
     transfer.push(values.buffer);
     if (!s.times) return { ...s, values };
-    const times = Float64Array.from(s.times, (t) => t ?? NaN);
+    const times = new Float64Array(s.times.length);
+    for (let i = 0; i < times.length; i++) times[i] = s.times[i] ?? NaN;
     transfer.push(times.buffer);
     return { ...s, values, times };
   });
@@ -100,14 +107,18 @@ export function planCut(file: string, size: number, kind: string): { at: number;
   const plan = splitPlan(kind, head);
   if (!plan) return null;
   const start = Math.floor(size / 2);
-  const window = readAt(file, start, Math.min(WINDOW_BYTES, size - start));
-  // latin1: one character per byte, so offsets are byte offsets (the markers are ASCII)
-  const text = window.toString('latin1');
-  const from = text.indexOf('\n') + 1;
-  if (from <= 0) return null;
-  const cut = plan.boundary(text, from);
-  if (cut < 0) return null;
-  return { at: start + cut, head };
+  // a few reports' worth first (the host waits for this), the longer window only when they hold no boundary
+  for (const bytes of [HEAD_BYTES, WINDOW_BYTES]) {
+    const window = readAt(file, start, Math.min(bytes, size - start));
+    // latin1: one character per byte, so offsets are byte offsets (the markers are ASCII)
+    const text = window.toString('latin1');
+    const from = text.indexOf('\n') + 1;
+    if (from <= 0) continue;
+    const cut = plan.boundary(text, from);
+    if (cut >= 0) return { at: start + cut, head };
+    if (window.length < bytes) break;
+  }
+  return null;
 }
 
 export interface SecondHalfThread {
@@ -139,7 +150,12 @@ export function spawnHalfWorker(workerFile: string): Worker | null {
  */
 export function startSecondHalf(
   file: string, size: number, kind: string,
-  opts: { name: string; context?: CaptureContext; worker?: string | null; minBytes?: number; onRead?: (bytes: number) => void; warm?: Worker | null },
+  opts: {
+    name: string; context?: CaptureContext; worker?: string | null; minBytes?: number; warm?: Worker | null;
+    onRead?: (bytes: number) => void;
+    /** the whole's samples, counted by the worker before it parses */
+    onTotal?: (samples: number) => void;
+  },
 ): SecondHalfThread | null {
   const workerFile = halfWorkerFile(opts.worker);
   if (workerFile === null || size < (opts.minBytes ?? splitMinBytes())) return null;
@@ -155,6 +171,7 @@ export function startSecondHalf(
   const done = new Promise<SecondHalf>((resolve, reject) => {
     worker.on('message', (m: HalfReply) => {
       if ('read' in m) { opts.onRead?.(m.read); return; }
+      if ('total' in m) { opts.onTotal?.(m.total); return; }
       if ('half' in m) resolve(m.half);
       else if ('mismatch' in m) reject(new SplitMismatch(m.mismatch));
       else reject(new Error(m.error));
@@ -194,6 +211,8 @@ export class HalvedStream {
   private secondRead = 0;
   /** the half worker, started as this stream begins (a long file that may be cut), until it gets its job or is stopped */
   private warm: Worker | null = null;
+  /** this stream's stores were planned for the whole's samples: what it parsed stands only joined to the second half */
+  private toldTotal = false;
 
   /** the capture was cut in two (so far: the join may still fail) */
   get cut(): boolean { return this.half !== null; }
@@ -238,20 +257,35 @@ export class HalvedStream {
   write(piece: Uint8Array): boolean {
     const start = this.fed;
     this.fed += piece.length;
-    const half = this.half;
-    const stop = half === null ? piece.length : Math.max(0, Math.min(piece.length, half.at - start));
-    writeBytes(this.stream, this.decoder, piece.subarray(0, stop));
-    if (stop > 0) this.tell();
-    if (!this.planned && this.stream.kind !== null) {
-      this.planned = true;
-      const series = this.stream.seriesBegun;
-      if (this.opts.maxSeries !== undefined && (series === null || series > this.opts.maxSeries)) { this.dropWarm(); return false; }
-      this.half = startSecondHalf(this.file, this.size, this.stream.kind, { ...this.opts, warm: this.warm, onRead: (n) => { this.secondRead = n; this.tell(); } });
-      // (past the cut already, which this piece was read to: a cut in the first piece read)
-      if (this.half !== null && this.half.at < this.fed) { this.half.cancel(); this.half = null; }
-      this.dropWarm();
+    // until the cut is planned, a decoded piece at a time: the kind is known once the head is read,
+    // and the second thread gets its job then, not after a whole piece parsed by a cold parser
+    let o = 0;
+    while (!this.planned && o < piece.length) {
+      const end = Math.min(piece.length, o + DECODE_BYTES);
+      this.stream.write(this.decoder.write(piece.subarray(o, end)));
+      o = end;
+      if (this.stream.kind !== null) this.startCut(start + o);
     }
+    const half = this.half;
+    const stop = half === null ? piece.length : Math.max(o, Math.min(piece.length, half.at - start));
+    writeBytes(this.stream, this.decoder, piece.subarray(o, stop));
+    if (stop > 0) this.tell();
     return this.half !== null && this.fed >= this.half.at;
+  }
+
+  /** The kind is known, `fed` bytes in: cut the file in two now, or never. */
+  private startCut(fed: number): void {
+    this.planned = true;
+    const series = this.stream.seriesBegun;
+    if (this.opts.maxSeries !== undefined && (series === null || series > this.opts.maxSeries)) { this.dropWarm(); return; }
+    this.half = startSecondHalf(this.file, this.size, this.stream.kind!, {
+      ...this.opts, warm: this.warm,
+      onRead: (n) => { this.secondRead = n; this.tell(); },
+      onTotal: (n) => { if (this.half !== null) { this.toldTotal = true; this.stream.planSamples(n); } },
+    });
+    // (past the cut already: a cut in the head read)
+    if (this.half !== null && this.half.at < fed) { this.half.cancel(); this.half = null; }
+    this.dropWarm();
   }
 
   /** The parse, joined from the two halves when the file was cut; null when they do not join (read it again whole, split: false). */
@@ -260,7 +294,8 @@ export class HalvedStream {
     if (this.abandoned) return null;
     this.stream.write(this.decoder.end());
     const half = this.half;
-    if (half === null) return this.stream.end();
+    // (planned for the whole, its stores may be thinned more than its own samples need)
+    if (half === null) return this.toldTotal ? null : this.stream.end();
     try {
       if (this.fed < half.at) throw new SplitMismatch('the file ended before the cut');
       const second = await half.result();

@@ -86,14 +86,20 @@ describe('a long capture in two threads', () => {
   it('cuts about half way, counts the samples before the cut, and sends the rest back joined', async () => {
     const file = files['vmstat.log']!;
     const size = statSync(file).size;
-    const half = startSecondHalf(file, size, 'vmstat', { name: 'vmstat.log', worker, minBytes: 1 })!;
+    const totals: number[] = [];
+    const half = startSecondHalf(file, size, 'vmstat', { name: 'vmstat.log', worker, minBytes: 1, onTotal: (n) => totals.push(n) })!;
     expect(half).not.toBeNull();
     expect(Math.abs(half.at - size / 2)).toBeLessThan(1000);
     const second = await half.result();
     // the rows before the cut (the capture repeats its two header lines every screenful)
-    const rowsBefore = readFileSync(file, 'latin1').slice(0, half.at).split('\n').filter((l) => /^\s*\d/.test(l)).length;
+    const rows = (text: string): number => text.split('\n').filter((l) => /^\s*\d/.test(l)).length;
+    const text = readFileSync(file, 'latin1');
+    const rowsBefore = rows(text.slice(0, half.at));
     expect(rowsBefore).toBeGreaterThan(30_000);
     expect(second.base).toBe(rowsBefore);
+    // and every row of the file, told the host once, before the half came back
+    expect(totals).toEqual([rows(text)]);
+    expect(second.total).toBe(rows(text));
     expect(second.out.series.length).toBe(17);
     expect(second.out.series[0]!.stride).toBe(2);
     expect(second.out.series[0]!.values).toBeInstanceOf(Float64Array);
