@@ -44,12 +44,14 @@ export const CHUNK_BYTES = 1 << 20;
 const READ_BYTES = 1 << 20;
 /**
  * A capture is cut in two (halfParse.ts) for import only when it has begun at most this many series
- * by the time its kind is known: a second half holds up to 50,000 points of each less the first
- * half's (and they cross between threads). For iostat -x -p ALL's 226 that bought no time (300 MB:
- * 3.03–3.13 s against 3.01–3.03 s in one thread; the time goes to writing fresh memory, which the
- * second thread only adds to) and lifted the peak RSS from 265 MB to 345–383 MB.
+ * by the time its kind is known. Told the whole's count ahead (RowStore.follow, RowStore.plan), the
+ * first half holds the room of the whole's points and the second half only its own, in typed arrays
+ * that cross to this thread as they are: a 1 GB log of iostat -x -p ALL's 226 series imports in
+ * 11.4–13.4 s instead of 17.8–18.5 s in one thread, at a peak RSS of 267–270 MB against 282–291 MB.
+ * But the second half's points are held twice for a moment (in its thread and here), and more
+ * series than this would take a second thread's memory past what one parse needs.
  */
-const SPLIT_MAX_SERIES = 40;
+const SPLIT_MAX_SERIES = 256;
 /** deflate level: text logs compress 6–10× at level 1, and it keeps up with the parsers */
 const LEVEL = 1;
 /** chunks on their way through the staging thread at once (it works while the parser reads the next piece) */

@@ -36,27 +36,29 @@ export interface HalfJob {
 }
 
 /**
- * what the half worker sends: the whole's samples, counted before it parses (the host plans its
- * stores for them), bytes of its half parsed so far (now and then), then its half or why not
+ * what the half worker sends: the samples after the cut as it counts them (the host's stores thin
+ * ahead), then the whole's, counted before it parses (the host plans its stores for them), bytes of its half parsed so far (now and then), then its half or why not
  */
-export type HalfReply = { total: number } | { read: number } | { half: SecondHalf } | { mismatch: string } | { error: string };
+export type HalfReply = { after: number } | { total: number } | { read: number } | { half: SecondHalf } | { mismatch: string } | { error: string };
 
 /** The half with its points in Float64Arrays (times: NaN = none), and their buffers to transfer, not copy. */
 export function toWire(half: SecondHalf): { wire: SecondHalf; transfer: ArrayBuffer[] } {
-  const transfer: ArrayBuffer[] = [];
-  const series = half.out.series.map((s): HalfSeries => {
-    // (copied by index: Float64Array.from walks an array through its iterator, 4× slower)
-    const n = s.values.length;
-    const values = new Float64Array(n);
-    for (let i = 0; i < n; i++) values[i] = s.values[i]!;
-    transfer.push(values.buffer);
-    if (!s.times) return { ...s, values };
-    const times = new Float64Array(s.times.length);
-    for (let i = 0; i < times.length; i++) times[i] = s.times[i] ?? NaN;
-    transfer.push(times.buffer);
-    return { ...s, values, times };
-  });
-  return { wire: { ...half, out: { ...half.out, series } }, transfer };
+  // (the columns of one store share their times' buffer: each goes once)
+  const transfer = new Set<ArrayBuffer>();
+  const typed = (a: ArrayLike<number | null>): Float64Array => {
+    // a second half's stores keep Float64Arrays (RowStore.typed): sent as they are; anything else is
+    // copied by index (Float64Array.from walks an array through its iterator, 4× slower)
+    let out: Float64Array;
+    if (a instanceof Float64Array) out = a;
+    else {
+      out = new Float64Array(a.length);
+      for (let i = 0; i < out.length; i++) out[i] = a[i] ?? NaN;
+    }
+    transfer.add(out.buffer as ArrayBuffer);
+    return out;
+  };
+  const series = half.out.series.map((s): HalfSeries => (s.times ? { ...s, values: typed(s.values), times: typed(s.times) } : { ...s, values: typed(s.values) }));
+  return { wire: { ...half, out: { ...half.out, series } }, transfer: [...transfer] };
 }
 
 /** The smallest file cut in two: TUNEBOOK_SPLIT_MIN_BYTES when set (tests, and "off"), else SPLIT_MIN_BYTES. */
@@ -153,6 +155,8 @@ export function startSecondHalf(
   opts: {
     name: string; context?: CaptureContext; worker?: string | null; minBytes?: number; warm?: Worker | null;
     onRead?: (bytes: number) => void;
+    /** samples after the cut counted so far, told as the worker counts them (before onTotal) */
+    onAfter?: (samples: number) => void;
     /** the whole's samples, counted by the worker before it parses */
     onTotal?: (samples: number) => void;
   },
@@ -171,6 +175,7 @@ export function startSecondHalf(
   const done = new Promise<SecondHalf>((resolve, reject) => {
     worker.on('message', (m: HalfReply) => {
       if ('read' in m) { opts.onRead?.(m.read); return; }
+      if ('after' in m) { opts.onAfter?.(m.after); return; }
       if ('total' in m) { opts.onTotal?.(m.total); return; }
       if ('half' in m) resolve(m.half);
       else if ('mismatch' in m) reject(new SplitMismatch(m.mismatch));
@@ -211,8 +216,8 @@ export class HalvedStream {
   private secondRead = 0;
   /** the half worker, started as this stream begins (a long file that may be cut), until it gets its job or is stopped */
   private warm: Worker | null = null;
-  /** this stream's stores were planned for the whole's samples: what it parsed stands only joined to the second half */
-  private toldTotal = false;
+  /** this stream's stores were told the samples after the cut or the whole's: what it parsed stands only joined to the second half */
+  private toldCount = false;
 
   /** the capture was cut in two (so far: the join may still fail) */
   get cut(): boolean { return this.half !== null; }
@@ -281,7 +286,8 @@ export class HalvedStream {
     this.half = startSecondHalf(this.file, this.size, this.stream.kind!, {
       ...this.opts, warm: this.warm,
       onRead: (n) => { this.secondRead = n; this.tell(); },
-      onTotal: (n) => { if (this.half !== null) { this.toldTotal = true; this.stream.planSamples(n); } },
+      onAfter: (n) => { if (this.half !== null) { this.toldCount = true; this.stream.samplesAfter(n); } },
+      onTotal: (n) => { if (this.half !== null) { this.toldCount = true; this.stream.planSamples(n); } },
     });
     // (past the cut already: a cut in the head read)
     if (this.half !== null && this.half.at < fed) { this.half.cancel(); this.half = null; }
@@ -295,7 +301,7 @@ export class HalvedStream {
     this.stream.write(this.decoder.end());
     const half = this.half;
     // (planned for the whole, its stores may be thinned more than its own samples need)
-    if (half === null) return this.toldTotal ? null : this.stream.end();
+    if (half === null) return this.toldCount ? null : this.stream.end();
     try {
       if (this.fed < half.at) throw new SplitMismatch('the file ended before the cut');
       const second = await half.result();

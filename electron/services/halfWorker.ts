@@ -1,7 +1,7 @@
 /**
  * Worker thread entry (bundled to dist/halfWorker.cjs): the second half of a long capture
- * (halfParse.ts). Started ahead, it waits for its job; then counts the samples before the cut and
- * after it (the whole's count goes to the host at once), parses from the cut to the end, primed
+ * (halfParse.ts). Started ahead, it waits for its job; then counts the samples after the cut (told
+ * the host as it goes) and before it (the whole's count goes to the host at once), parses from the cut to the end, primed
  * with the head's lines and numbering its samples from the first count, and sends its half back.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
@@ -12,6 +12,8 @@ import { asciiText } from './asciiText';
 import { toWire, writeBytes, type HalfJob, type HalfReply } from './halfParse';
 
 const READ_BYTES = 1 << 20;
+/** how often the samples counted after the cut are told (the host's first half: RowStore.follow) */
+const COUNT_TOLD_BYTES = 16 << 20;
 /** how often the bytes parsed are told (the host's progress) */
 const PROGRESS_BYTES = 8 << 20;
 
@@ -21,11 +23,12 @@ function run(job: HalfJob): void {
   const fd = openSync(job.file, 'r');
   try {
     const buf = Buffer.allocUnsafe(READ_BYTES);
-    // the samples of bytes [from, to), counted a piece of whole lines at a time
-    const count = (from: number, to: number): number => {
+    // the samples of bytes [from, to), counted a piece of whole lines at a time; `told` hears the count so far every COUNT_TOLD_BYTES
+    const count = (from: number, to: number, told?: (n: number) => void): number => {
       let n = 0;
       let pos = from;
       while (pos < to) {
+        if (told && n > 0 && (pos - from) % COUNT_TOLD_BYTES < READ_BYTES) told(n);
         const got = readSync(fd, buf, 0, Math.min(READ_BYTES, to - pos), pos);
         if (got === 0) throw new SplitMismatch('the file is shorter than it was');
         const end = pos + got === to ? got : buf.lastIndexOf(10, got - 1) + 1;
@@ -35,10 +38,13 @@ function run(job: HalfJob): void {
       }
       return n;
     };
-    // the samples before the cut (this half's are numbered from there), and the whole's: both
-    // halves keep their points in just the room the whole's stride leaves them (RowStore.plan)
+    // the samples after the cut first, told the host as they are counted (its first half thins as
+    // far as the whole surely will: RowStore.follow); then those before the cut (this half's are
+    // numbered from there), and the whole's: both halves keep their points in just the room the
+    // whole's stride leaves them (RowStore.plan)
+    const after = count(job.at, job.end, (n) => parentPort!.postMessage({ after: n } satisfies HalfReply));
     const base = count(0, job.at);
-    const total = base + count(job.at, job.end);
+    const total = base + after;
     parentPort!.postMessage({ total } satisfies HalfReply);
     const half = secondHalfStream(job.kind, plan, base, { file: job.name, ...(job.context ? { context: job.context } : {}) });
     half.stream.planSamples(total);

@@ -320,6 +320,11 @@ export class CaptureStream {
     this.sink?.planSamples?.(total);
   }
 
+  /** At least `n` samples follow this part's (split.ts: a first half, told as they are counted): LineSink.samplesAfter. */
+  samplesAfter(n: number): void {
+    this.sink?.samplesAfter?.(n);
+  }
+
   /** The text held back to tell its encoding is read now (a primer shorter than that, split.ts). */
   private settle(): void {
     if (this.sniff !== null) { const held = this.decideEncoding(); this.writeText(this.dropNul ? held.replace(NUL_ALL, '') : held); }

@@ -197,6 +197,8 @@ export interface LineSink {
   splitState?(): { samples: number; key: string; settled: string; series: number };
   /** A sink whose parser can be cut: the whole capture has `total` samples (counted ahead by SplitPlan.count), to keep its points in just the room they need. */
   planSamples?(total: number): void;
+  /** A sink whose parser can be cut: at least `n` samples follow this part's (a first half, told before the whole's count). */
+  samplesAfter?(n: number): void;
   end(): ParseOutput;
 }
 

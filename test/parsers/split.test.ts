@@ -178,6 +178,40 @@ describe('a store told the whole\'s count ahead (RowStore.plan)', () => {
     ), { numRuns: 3000, seed: 12 });
   });
 
+  it('thins ahead as far as it is told the whole surely will, and ends as one not told (RowStore.follow)', () => {
+    fc.assert(fc.property(
+      fc.constantFrom(2, 4, 6, 64), fc.integer({ min: 1, max: 3000 }), fc.nat(), fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 6 }), fc.nat(),
+      (budget, total, endSeed, tells, planSeed) => {
+        // a first half of samples [0, end): told at sample `when` that at least `n` follow its end
+        // (never more than do), then the whole's count; and here it reads the rest all the same
+        const end = endSeed % (total + 1);
+        const when = new Map(tells.map(([a, n]) => [a % (end + 1), n % (total - end + 1)]));
+        const planAt = planSeed % (end + 1);
+        const told = new RowStore(2, budget), plain = new RowStore(2, budget);
+        for (let i = 0; i < total; i++) {
+          const n = when.get(i);
+          if (n !== undefined && i <= planAt) told.follow(n);
+          if (i === planAt) told.plan(total);
+          const row = [i, i % 5 === 0 ? NaN : -i / 7];
+          told.pushRow(row); plain.pushRow(row);
+          if (i % 4 === 0) { told.time(1e12 + i); plain.time(1e12 + i); }
+        }
+        for (const c of [0, 1]) expect(finish(told, c)).toEqual(finish(plain, c));
+      },
+    ), { numRuns: 3000, seed: 13 });
+  });
+
+  it('told that many samples follow, a full store thins instead of growing', () => {
+    const told = new RowStore(1, 6000), plain = new RowStore(1, 6000);
+    told.follow(1_000_000);
+    for (let i = 0; i < 5000; i++) { told.pushRow([i]); plain.pushRow([i]); }
+    const cap = (st: RowStore): number => (st as unknown as { cap: number }).cap;
+    expect(cap(told)).toBe(64);
+    expect(cap(plain)).toBeGreaterThan(4096);
+    // a stride of 256 (what 1,005,000 samples need within 6,000 points) from the first full array on
+    expect(finish(told, 0).values).toEqual(Array.from({ length: Math.ceil(5000 / 256) }, (_, j) => j * 256));
+  });
+
   it('thins at the budget as one not told when more samples come than it was told', () => {
     const told = new RowStore(1, 8), plain = new RowStore(1, 8);
     told.plan(20);
@@ -200,6 +234,8 @@ describe('a store told the whole\'s count ahead (RowStore.plan)', () => {
       second.stream.planSamples(told);
       second.stream.write(text.slice(cut));
       const half = endSecondHalf(second, base, told);
+      // a second half keeps its points in Float64Arrays: they cross to the host's thread as they are
+      expect(half.out.series.every((s) => s.values instanceof Float64Array)).toBe(true);
       const first = new CaptureStream(opts);
       first.planSamples(told);
       first.write(text.slice(0, cut));

@@ -60,7 +60,9 @@ beforeAll(async () => {
   // no command line: each half guesses the memory unit from its first row, and says so: they do not join
   write('vmstat-SM.log', vmLog('vmstat/SM-1-3.txt', 40_000));
   write('pidstat.log', fixture('pidstat/urd-1-2.txt').repeat(200));
-  write('iostat-p-all.log', iostatLog('iostat/x-p-all-1-2.txt', 40));
+  write('iostat-p-all.log', iostatLog('iostat/x-p-all-1-2.txt', 400));
+  // more series than an import cuts in two (SPLIT_MAX_SERIES, 256): -p ALL's loop devices again as nbd0–7, 402 series
+  write('iostat-many.log', iostatLog('iostat/x-p-all-1-2.txt', 400).replace(/^loop(\d)( +)(.*)$/gm, (l, n: string, sp: string, rest: string) => `${l}\nnbd${n} ${sp}${rest}`));
 }, 120_000);
 
 afterAll(() => { if (tmp) rmSync(tmp, { recursive: true, force: true }); });
@@ -87,7 +89,8 @@ describe('a long capture in two threads', () => {
     const file = files['vmstat.log']!;
     const size = statSync(file).size;
     const totals: number[] = [];
-    const half = startSecondHalf(file, size, 'vmstat', { name: 'vmstat.log', worker, minBytes: 1, onTotal: (n) => totals.push(n) })!;
+    const afters: number[] = [];
+    const half = startSecondHalf(file, size, 'vmstat', { name: 'vmstat.log', worker, minBytes: 1, onAfter: (n) => afters.push(n), onTotal: (n) => totals.push(n) })!;
     expect(half).not.toBeNull();
     expect(Math.abs(half.at - size / 2)).toBeLessThan(1000);
     const second = await half.result();
@@ -99,6 +102,9 @@ describe('a long capture in two threads', () => {
     expect(second.base).toBe(rowsBefore);
     // and every row of the file, told the host once, before the half came back
     expect(totals).toEqual([rows(text)]);
+    // and, before that, the rows after the cut counted so far (every 16 MiB): never more than there are
+    expect(afters.length).toBeGreaterThan(0);
+    for (const n of afters) expect(n).toBeLessThan(rows(text) - rowsBefore);
     expect(second.total).toBe(rows(text));
     expect(second.out.series.length).toBe(17);
     expect(second.out.series[0]!.stride).toBe(2);
@@ -205,11 +211,12 @@ describe('a long capture in two threads', () => {
   it('an import stages the same parse in two threads when the capture has few series, in one when it has many', async () => {
     process.env.TUNEBOOK_SPLIT_MIN_BYTES = '1';
     try {
-      for (const [name, threads] of [['vmstat.log', 2], ['iostat-x-t.log', 2], ['iostat-d.log', 2], ['vmstat-SM.log', 1], ['iostat-p-all.log', 1]] as const) {
+      for (const [name, threads] of [['vmstat.log', 2], ['iostat-x-t.log', 2], ['iostat-d.log', 2], ['vmstat-SM.log', 1], ['iostat-p-all.log', 2], ['iostat-many.log', 1]] as const) {
         const file = files[name]!;
         const staged = await stageCapture(file, name, { stagingDir: path.join(tmp, 'staging'), halfWorker: worker });
         rmSync(staged.stagingFile, { force: true });
         expect(staged.threads, name).toBe(threads);
+        if (name === 'iostat-many.log') expect(staged.parsed.series.length).toBe(402);
         expect(json(staged.parsed), name).toBe(json({ ...(await parseFile(file, { split: false })), findings: staged.parsed.findings }));
       }
     } finally {

@@ -3,6 +3,7 @@
  * banner facts, locale date/time stamps, a fast number scanner, and a series collector
  * that pads late series with NaN so series line up by sample index.
  */
+import type { HalfSeries } from '../../split';
 import type { FactValue, Labels, Series, SeriesStats, Unit } from '../../types';
 import { MAX_POINTS_PER_SERIES, SeriesSet, lostIn, pointBudget, thinEvery } from '../../series';
 
@@ -323,11 +324,14 @@ export class Collector {
   private readonly budget: number;
   /** the whole's sample count once told (plan), else 0 */
   private total = 0;
+  /** samples known to follow this part's (follow), else 0 */
+  private following = 0;
 
   /**
    * `budget`: points kept per series (tests use small ones). `base`: the sample the caller's sample 0
    * is (the second half of a capture cut in two, SinkOptions.sampleBase): the samples before it are
-   * missing ones, so every store is exactly where one that had read the first half would be.
+   * missing ones, so every store is exactly where one that had read the first half would be, and
+   * keeps its points in Float64Arrays (RowStore.typed: they go to the host's thread as they are).
    */
   constructor(budget: number = MAX_POINTS_PER_SERIES, readonly base = 0) {
     this.budget = pointBudget(budget);
@@ -361,18 +365,20 @@ export class Collector {
       for (const s of series) { const at = this.stores.get(s); if (at !== undefined && !(at.rows instanceof ValueStore)) this.splitRows(at.rows); }
       return null;
     }
-    const rows = new RowStore(series.length, this.budget);
+    const rows = new RowStore(series.length, this.budget, this.base > 0);
     if (this.base > 0) rows.skipTo(this.base);
     if (this.total > 0) rows.plan(this.total);
+    else if (this.following > 0) rows.follow(this.following);
     series.forEach((s, col) => this.stores.set(s, { rows, col }));
     return rows;
   }
 
   /** a fresh store of one series, at sample `base` */
   private valueStore(): ValueStore {
-    const st = new ValueStore(this.budget);
+    const st = new ValueStore(this.budget, this.base > 0);
     if (this.base > 0) st.skipTo(this.base);
     if (this.total > 0) st.plan(this.total);
+    else if (this.following > 0) st.follow(this.following);
     return st;
   }
 
@@ -380,6 +386,13 @@ export class Collector {
   plan(total: number): void {
     this.total = total;
     for (const st of new Set(Array.from(this.stores.values(), (at) => at.rows))) st.plan(total);
+  }
+
+  /** At least `n` samples follow this part's (a first half, told so before the whole's count): every store is told (RowStore.follow). */
+  follow(n: number): void {
+    if (this.total > 0 || n <= this.following) return;
+    this.following = n;
+    for (const st of new Set(Array.from(this.stores.values(), (at) => at.rows))) st.follow(n);
   }
 
   private splitRows(rows: RowStore): void {
@@ -494,8 +507,12 @@ export class RowStore {
   len = 0;
   /** this store was split into one store per column (Collector.rows): push there, not here */
   dissolved = false;
-  /** the kept points of each column; `cap` is their length (JS arrays of doubles: they become the series' values) */
-  protected bufs: number[][];
+  /**
+   * the kept points of each column; `cap` is their length. JS arrays of doubles: they become the
+   * series' values; a second half's (`typed`) are Float64Arrays: they cross to the host's thread as
+   * they are (toWire), where arrays would be copied there and held twice at the end of its half.
+   */
+  protected bufs: (number[] | Float64Array)[];
   protected cap = 0;
   /** times of the kept points, NaN = none; slots at and after `kept` are always NaN */
   private tbuf: Float64Array | null = null;
@@ -506,6 +523,8 @@ export class RowStore {
   protected stride = 1;
   /** held points the store will end with (plan), else 0: its next growth is to that */
   protected room = 0;
+  /** samples known to come after all of this store's (follow), else 0 */
+  protected following = 0;
   /** index of the next sample to keep */
   protected next = 0;
   /** exact statistics per column, from the first thinning on (`thinned`); count is `len` */
@@ -515,15 +534,16 @@ export class RowStore {
   private readonly nanRow: Float64Array;
   private readonly budget: number;
 
-  constructor(readonly columns: number, budget: number = MAX_POINTS_PER_SERIES) {
+  constructor(readonly columns: number, budget: number = MAX_POINTS_PER_SERIES, protected readonly typed = false) {
     this.budget = pointBudget(budget);
-    this.bufs = Array.from({ length: columns }, () => []);
+    this.bufs = Array.from({ length: columns }, () => this.none());
     this.stats = new Float64Array(columns * STATS);
     this.nanRow = new Float64Array(columns).fill(NaN);
   }
 
   /** Push one sample of every column: row[0 .. columns). */
   pushRow(row: ArrayLike<number>): void {
+    if (this.kept === this.cap && this.following > 0 && this.len === this.next) this.thinAhead();
     const i = this.len++;
     if (this.thinned) this.foldRow(row, i);
     if (i !== this.next) return;
@@ -616,13 +636,34 @@ export class RowStore {
    * way down: a long parse waits on fresh memory (an iostat -x log of 231,720 reports keeps 28,965
    * points a series, after arrays of 16,384 and 50,000 and three thinnings). Either way it ends the
    * same: more samples than told are thinned as ever; fewer would leave it thinned more than they
-   * need, which joinHalves refuses (a series' count is not the total).
+   * need, which joinHalves refuses (a series' count is not the total). A first half takes the room
+   * of the whole's points, not only its own: the join writes the second half's into its arrays in
+   * place, where arrays of its own size would be copied into new ones then (~35 MB more at the end
+   * of a 1 GB iostat -x import, which peaked at 299 MB instead of 270).
    */
   plan(total: number): void {
     if (total < this.len) return;
     const { stride, kept } = thinningAt(total, this.budget);
     if (stride > this.stride) this.thinTo(stride);
     this.room = kept - this.lead;
+    this.following = 0;
+  }
+
+  /**
+   * At least `n` samples come after all of this store's (a first half, told the second half's count
+   * as the half worker counts it, before it knows the whole's): the whole has at least len + n, so
+   * its stride is at least theirs. A full store thins that far before it grows (thinAhead), where it
+   * would otherwise grow to the budget while the count goes on: a first half of a 1 GB log read
+   * 60,000 samples before it was told the whole's, and held 50,000 points a series.
+   */
+  follow(n: number): void {
+    if (n > this.following) this.following = n;
+  }
+
+  /** full, before sample `len` is pushed: thin as far as the whole surely will (follow) */
+  protected thinAhead(): void {
+    const { stride } = thinningAt(this.len + this.following, this.budget);
+    if (stride > this.stride) this.thinTo(stride);
   }
 
   /** the buffers' next size: the room planned, else doubling from 64, but from 16,384 points straight to the most they can hold (grow says why) */
@@ -697,7 +738,7 @@ export class RowStore {
     this.bufs = this.bufs.map((buf) => {
       // filled at once: an array made holey and then given doubles is made twice (V8's elements
       // kind changes), which doubled the fresh pages of a parse
-      const nb = new Array<number>(size).fill(NaN);
+      const nb = this.typed ? new Float64Array(size).fill(NaN) : new Array<number>(size).fill(NaN);
       for (let j = 0; j < this.kept; j++) nb[j] = buf[j]!;
       return nb;
     });
@@ -726,12 +767,19 @@ export class RowStore {
   finishColumn(c: number, s: Series): void {
     const k = this.kept;
     const vals = this.bufs[c]!;
-    vals.length = k;
-    s.values = vals;
+    this.bufs[c] = this.none();
     if (this.lead > 0) s.lead = this.lead;
-    this.bufs[c] = [];
     const tb = this.tbuf;
-    if (tb !== null) {
+    if (vals instanceof Float64Array) {
+      // a second half's: only endHalf reads them (as HalfSeries, whose points are any ArrayLike), and
+      // the columns share one view of the times (toWire sends each buffer once)
+      (s as HalfSeries).values = vals.subarray(0, k);
+      if (tb !== null) (s as HalfSeries).times = tb.subarray(0, k);
+    } else {
+      vals.length = k;
+      s.values = vals;
+    }
+    if (tb !== null && !this.typed) {
       const times = new Array<number | null>(k);
       for (let j = 0; j < k; j++) { const t = tb[j]!; times[j] = t === t ? t : null; }
       s.times = times;
@@ -742,17 +790,22 @@ export class RowStore {
   /** One store per column, each exactly where this one is (points, times, stride, statistics); this one is done. */
   split(): ValueStore[] {
     const parts = this.bufs.map((buf, c) => {
-      const st = new ValueStore(this.budget);
+      const st = new ValueStore(this.budget, this.typed);
       st.adopt(this, buf, c);
       return st;
     });
     this.dissolved = true;
-    this.bufs = this.bufs.map(() => []);
+    this.bufs = this.bufs.map(() => this.none());
     return parts;
   }
 
+  /** a column's points before any: an empty array of the store's kind */
+  private none(): number[] | Float64Array {
+    return this.typed ? new Float64Array(0) : [];
+  }
+
   /** take column `c` of `from` as this single-column store's state (split) */
-  protected adopt(from: RowStore, buf: number[], c: number): void {
+  protected adopt(from: RowStore, buf: number[] | Float64Array, c: number): void {
     this.len = from.len;
     this.bufs = [buf];
     this.cap = from.cap;
@@ -760,6 +813,7 @@ export class RowStore {
     this.kept = from.kept;
     this.lead = from.lead;
     this.room = from.room;
+    this.following = from.following;
     this.stride = from.stride;
     this.next = from.next;
     this.thinned = from.thinned;
@@ -770,10 +824,11 @@ export class RowStore {
 /** The store of one series: a RowStore of one column, pushed a value at a time. */
 export class ValueStore extends RowStore {
   private readonly one = new Float64Array(1);
-  constructor(budget: number = MAX_POINTS_PER_SERIES) { super(1, budget); }
+  constructor(budget: number = MAX_POINTS_PER_SERIES, typed = false) { super(1, budget, typed); }
 
   /** pushRow of one value, without the row */
   push(v: number): void {
+    if (this.kept === this.cap && this.following > 0 && this.len === this.next) this.thinAhead();
     const i = this.len++;
     if (this.thinned) this.fold(0, v, i);
     if (i !== this.next) return;

@@ -151,6 +151,11 @@ class IostatSink implements LineSink {
     this.col.plan(total);
   }
 
+  /** at least `n` samples follow this part's, counted ahead (split.ts): the stores thin as far as the whole surely will */
+  samplesAfter(n: number): void {
+    this.col.follow(n);
+  }
+
   /** reports begun; between reports or not; the clock of time-only stamps (split.ts) */
   splitState(): { samples: number; key: string; settled: string; series: number } {
     const key = [this.expectCpu > 0, this.json !== null, this.pendingTime, this.clock.key()].join('\n');

@@ -99,6 +99,11 @@ class VmstatSink implements LineSink {
     this.col.plan(total);
   }
 
+  /** at least `n` samples follow this part's, counted ahead (split.ts): the stores thin as far as the whole surely will */
+  samplesAfter(n: number): void {
+    this.col.follow(n);
+  }
+
   /** rows read; the headers and modes in effect; the memory unit (split.ts) */
   splitState(): { samples: number; key: string; settled: string; series: number } {
     const L = this.layout;
