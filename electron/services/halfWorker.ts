@@ -1,8 +1,9 @@
 /**
  * Worker thread entry (bundled to dist/halfWorker.cjs): the second half of a long capture
  * (halfParse.ts). Started ahead, it waits for its job; then counts the samples after the cut (told
- * the host as it goes) and before it (the whole's count goes to the host at once), parses from the cut to the end, primed
- * with the head's lines and numbering its samples from the first count, and sends its half back.
+ * the host as it goes) and before it (the whole's count goes to the host at once), parses from the
+ * cut to the end, primed with the head's lines and numbering its samples from the count before the
+ * cut, and sends its half back.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';

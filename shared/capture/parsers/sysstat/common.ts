@@ -366,9 +366,7 @@ export class Collector {
       return null;
     }
     const rows = new RowStore(series.length, this.budget, this.base > 0);
-    if (this.base > 0) rows.skipTo(this.base);
-    if (this.total > 0) rows.plan(this.total);
-    else if (this.following > 0) rows.follow(this.following);
+    this.begin(rows);
     series.forEach((s, col) => this.stores.set(s, { rows, col }));
     return rows;
   }
@@ -376,23 +374,33 @@ export class Collector {
   /** a fresh store of one series, at sample `base` */
   private valueStore(): ValueStore {
     const st = new ValueStore(this.budget, this.base > 0);
+    this.begin(st);
+    return st;
+  }
+
+  /** a fresh store where the others are: at sample `base`, told what they were told (plan, follow) */
+  private begin(st: RowStore): void {
     if (this.base > 0) st.skipTo(this.base);
     if (this.total > 0) st.plan(this.total);
     else if (this.following > 0) st.follow(this.following);
-    return st;
+  }
+
+  /** every store once (a RowStore holds several series) */
+  private eachStore(fn: (st: RowStore) => void): void {
+    for (const st of new Set(Array.from(this.stores.values(), (at) => at.rows))) fn(st);
   }
 
   /** The whole capture has `total` samples (counted ahead): every store, now and begun later, is planned for them (RowStore.plan). */
   plan(total: number): void {
     this.total = total;
-    for (const st of new Set(Array.from(this.stores.values(), (at) => at.rows))) st.plan(total);
+    this.eachStore((st) => st.plan(total));
   }
 
   /** At least `n` samples follow this part's (a first half, told so before the whole's count): every store is told (RowStore.follow). */
   follow(n: number): void {
     if (this.total > 0 || n <= this.following) return;
     this.following = n;
-    for (const st of new Set(Array.from(this.stores.values(), (at) => at.rows))) st.follow(n);
+    this.eachStore((st) => st.follow(n));
   }
 
   private splitRows(rows: RowStore): void {
@@ -770,14 +778,15 @@ export class RowStore {
     this.bufs[c] = this.none();
     if (this.lead > 0) s.lead = this.lead;
     const tb = this.tbuf;
-    if (vals instanceof Float64Array) {
+    if (this.typed) {
       // a second half's: only endHalf reads them (as HalfSeries, whose points are any ArrayLike), and
       // the columns share one view of the times (toWire sends each buffer once)
-      (s as HalfSeries).values = vals.subarray(0, k);
+      (s as HalfSeries).values = (vals as Float64Array).subarray(0, k);
       if (tb !== null) (s as HalfSeries).times = tb.subarray(0, k);
     } else {
-      vals.length = k;
-      s.values = vals;
+      const arr = vals as number[];
+      arr.length = k;
+      s.values = arr;
     }
     if (tb !== null && !this.typed) {
       const times = new Array<number | null>(k);
