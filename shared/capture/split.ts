@@ -120,6 +120,9 @@ export function joinHalves(first: ParseOutput, at: SplitPoint | null, second: Se
   const byKey = new Map<string, number>();
   first.series.forEach((s, i) => { const k = seriesKey(s); if (byKey.has(k)) miss(`two series ${s.name}`); byKey.set(k, i); });
   const series = first.series.slice();
+  // the columns of one store share their times (RowStore.finishColumn): each is written in place below
+  const timesSeen = new Set<unknown>();
+  for (const s of series) if (s.times) { if (timesSeen.has(s.times)) s.times = s.times.slice(); else timesSeen.add(s.times); }
   const joined = new Set<number>();
   for (const s2 of out2.series) {
     if (s2.lines) s2.lines = [s2.lines[0] + shift, s2.lines[1] + shift];

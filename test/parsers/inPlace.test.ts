@@ -13,7 +13,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { CaptureStream, parseText } from '../../shared/capture/registry';
 import { toCaptureJson } from '../../shared/capture/json';
-import { Collector, RowStore, SCAN, ValueStore, numAt, scanNumbers } from '../../shared/capture/parsers/sysstat/common';
+import { Collector, RowSet, RowStore, SCAN, ValueStore, numAt, scanNumbers } from '../../shared/capture/parsers/sysstat/common';
 import type { Series } from '../../shared/capture/types';
 
 const FIX = path.join(__dirname, '..', 'fixtures', 'captures');
@@ -163,6 +163,35 @@ describe('RowStore', () => {
       ['c', [7, NaN, NaN], 4], // 7 and nine NaN: thinned too
     ]);
     expect(out[1]!.stats).toMatchObject({ count: 10, min: 10, max: 90, last: 90 });
+  });
+
+  it('RowSet.pushPresent: a row whose NaN cells are no point equals Collector.push of each number, shared times and all', () => {
+    const cell = fc.oneof({ weight: 6, arbitrary: fc.double({ min: -1e6, max: 1e6, noNaN: true }) }, { weight: 1, arbitrary: fc.constant(NaN) });
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 4 }),
+      fc.array(fc.tuple(fc.nat(3), fc.array(cell, { minLength: 4, maxLength: 4 }), fc.option(fc.nat(1e6), { nil: null })), { maxLength: 120 }),
+      fc.constantFrom(2, 4, 6, 16),
+      fc.boolean(),
+      (columns, steps, budget, padded) => {
+        const mine = new Collector(budget), ref = new Collector(budget);
+        const names = Array.from({ length: columns }, (_, c) => `s${c}`);
+        const set = new RowSet(mine, names.map((n) => mine.get(n, n, '')));
+        const refSeries = names.map((n) => ref.get(n, n, ''));
+        let idx = -1;
+        steps.forEach(([gap, vals, time], step) => {
+          // padded (sar, mpstat): sample idx, with gaps and repeats; else (pidstat) each series' next
+          idx = padded ? Math.max(0, idx + gap - 1) : -1;
+          const any = set.pushPresent(idx, vals, time, step + 1);
+          let refAny = false;
+          refSeries.forEach((s, c) => { if (vals[c] === vals[c]) { ref.push(s, vals[c]!, idx, step + 1, time); refAny = true; } });
+          expect(any).toBe(refAny);
+        });
+        const got = mine.finish(false), want = ref.finish(false);
+        expect(got).toEqual(want);
+        // columns that never missed a cell kept one store: they share one array of times
+        if (columns > 1 && got[0]!.times && steps.every(([, v]) => v.slice(0, columns).every((x) => x === x))) expect(got[1]!.times).toBe(got[0]!.times);
+      },
+    ), { numRuns: 400 });
   });
 
   it('Collector: a row set of one series asked for alone gives a store that takes single values', () => {

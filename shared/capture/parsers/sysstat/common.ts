@@ -425,9 +425,7 @@ export class Collector {
     }
     st.push(v);
     if (time !== undefined && time !== null) st.time(time);
-    const l = s.lines;
-    if (l === undefined) s.lines = [lineNo, lineNo];
-    else (l as [number, number])[1] = lineNo;
+    markLine(s, lineNo);
   }
 
   /** final list; `sinceBoot` marks values[0] as the since-boot report; `samples` pads every series with NaN to that many */
@@ -477,6 +475,49 @@ export class RowSet {
       if (timed) st.time(time);
     }
   }
+
+  /**
+   * A row whose NaN cells are no point at all (pidstat's "-", a text cell): what Collector.push of
+   * each number would do, series by series — sample `idx` (< 0: the series' next; a series already
+   * past `idx` ignores it), time and evidence line — but through the shared store while every cell
+   * is a number. The first row with a gap splits the store (RowStore.split): from there on each
+   * series goes on alone, exactly where it was. True when any cell was a number.
+   */
+  pushPresent(idx: number, vals: ArrayLike<number>, time: number | null | undefined, lineNo: number): boolean {
+    const n = this.series.length;
+    const rows = this.rows;
+    if (rows !== null && !rows.dissolved) {
+      let whole = true;
+      for (let i = 0; i < n; i++) if (vals[i] !== vals[i]) { whole = false; break; }
+      if (whole) {
+        if (idx >= 0) {
+          idx += this.col.base;
+          if (rows.len > idx) return true;
+          rows.padTo(idx);
+        }
+        rows.pushRow(vals);
+        if (time !== undefined && time !== null) rows.time(time);
+        for (let i = 0; i < n; i++) markLine(this.series[i]!, lineNo);
+        return true;
+      }
+    }
+    this.rows = null;
+    let any = false;
+    for (let i = 0; i < n; i++) {
+      const v = vals[i]!;
+      if (v !== v) continue;
+      this.col.push(this.series[i]!, v, idx, lineNo, time);
+      any = true;
+    }
+    return any;
+  }
+}
+
+/** a series' evidence now runs to line `lineNo` (from it, when it had none) */
+function markLine(s: Series, lineNo: number): void {
+  const l = s.lines;
+  if (l === undefined) s.lines = [lineNo, lineNo];
+  else (l as [number, number])[1] = lineNo;
 }
 
 /**
@@ -524,6 +565,8 @@ export class RowStore {
   protected cap = 0;
   /** times of the kept points, NaN = none; slots at and after `kept` are always NaN */
   private tbuf: Float64Array | null = null;
+  /** the times as the columns' series get them (finishColumn makes them once) */
+  private timesOut: (number | null)[] | null = null;
   /** kept points held (in bufs) */
   protected kept = 0;
   /** kept points before them that are not held (skipTo): point lead + j of the whole is bufs[c][j] */
@@ -789,8 +832,12 @@ export class RowStore {
       s.values = arr;
     }
     if (tb !== null && !this.typed) {
-      const times = new Array<number | null>(k);
-      for (let j = 0; j < k; j++) { const t = tb[j]!; times[j] = t === t ? t : null; }
+      // one array for all the columns: their points have the same times (joinHalves copies a shared one before it writes)
+      let times = this.timesOut;
+      if (times === null) {
+        times = this.timesOut = new Array<number | null>(k);
+        for (let j = 0; j < k; j++) { const t = tb[j]!; times[j] = t === t ? t : null; }
+      }
       s.times = times;
     }
     if (this.stride > 1) { s.stride = this.stride; s.stats = this.statsOf(c); }
