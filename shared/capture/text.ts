@@ -104,7 +104,7 @@ export function scanFields(line: string, starts: Int32Array, ends: Int32Array): 
 }
 
 /** A character JavaScript's \s (and String.prototype.trim) counts as white space. */
-function isJsSpace(c: number): boolean {
+export function isJsSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13) || (c >= 0xa0 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a)
     || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
 }

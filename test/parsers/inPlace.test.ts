@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { CaptureStream, parseText } from '../../shared/capture/registry';
+import { CaptureStream, DETECT_BYTES, parseText } from '../../shared/capture/registry';
 import { toCaptureJson } from '../../shared/capture/json';
 import { Collector, RowSet, RowStore, SCAN, ValueStore, numAt, scanNumbers } from '../../shared/capture/parsers/sysstat/common';
 import type { Series } from '../../shared/capture/types';
@@ -28,15 +28,66 @@ function parsed(text: string, pieces: number | null, kind?: string): unknown {
   return JSON.parse(JSON.stringify(toCaptureJson(s.end(), { series: true, tables: true })));
 }
 
+/**
+ * The text again and again, past the lines detection reads (DETECT_BYTES: those go through line()
+ * whole), so that a sink reading spans gets most of them in place.
+ */
+function pastHead(text: string): string {
+  let out = text;
+  while (out.length < DETECT_BYTES + text.length) out += '\n' + text;
+  return out;
+}
+
 describe('lines read in place', () => {
-  const files = [...fixtures('iostat'), ...fixtures('vmstat'), ...fixtures('pidstat'), ...fixtures('sar'), ...fixtures('top')];
+  const files = [...fixtures('iostat'), ...fixtures('vmstat'), ...fixtures('pidstat'), ...fixtures('sar'), ...fixtures('mpstat'), ...fixtures('top')];
 
   it.each(files)('%s: whole chunks read the same as lines fed one by one', (f) => {
     const text = readFileSync(path.join(FIX, f), 'utf8');
     const whole = parsed(text, null);
     expect(parsed(text, 7, undefined)).toEqual(whole);
-    // the same text twice in one chunk (the second copy's lines are all read in place)
-    expect(parsed(text + '\n' + text, null)).toEqual(parsed(text + '\n' + text, 5));
+    // past the head, in one chunk the lines are read in place; in pieces of 5, each line is cut out and fed whole
+    const long = pastHead(text);
+    expect(parsed(long, null)).toEqual(parsed(long, 5));
+  });
+
+  it('pidstat, sar and mpstat rows read in place equal line() on mutated real lines', () => {
+    const texts = [...fixtures('pidstat'), ...fixtures('sar'), ...fixtures('mpstat')].map((f) => readFileSync(path.join(FIX, f), 'utf8').split('\n'));
+    // what a row read in place must tell from a row: a "-" cell, a new or 12-hour time, a restart, a
+    // command of several words or a thread's, odd white space, escapes, a cell too many or too few
+    const mutations: ((l: string) => string)[] = [
+      (l) => l.replace(/\d+\.\d+/, '-'),
+      (l) => l.replace(/ (\S+)$/, ' $1 extra'),
+      (l) => l.replace(/ (\S+)$/, ' my command'),
+      (l) => l.replace(/ (\S+)$/, ' |__$1'),
+      (l) => l.replace(/ (\S+)$/, ' \u00a0$1'),
+      (l) => l.replace(/ (\S+)$/, ' $1\u001b[0m'),
+      (l) => l.replace(/\s+\S+\s*$/, ''),
+      (l) => l.replace(/^(\S+)/, '$1 AM'),
+      (l) => l.replace(/^(\S+)\s+/, '$1 pm\t'),
+      (l) => l.replace(/^(\S+)\s+/, '$1\u00a0'),
+      (l) => l.replace(/^(\S+)\s+\S+/, '$1 LINUX RESTART'),
+      (l) => l.replace(/^(\S+)\s+\S+/, '$1 COM'),
+      (l) => l.replace(/^(\d\d:\d\d:)(\d\d)/, (_, a: string, b: string) => a + String((Number(b) + 1) % 60).padStart(2, '0')),
+      (l) => l.replace(/^(\S+)/, '1795992407'),
+      (l) => l.replace(/^(\S+)\s+(\S+)/, '$1 $2 $2'),
+      // a key that the one expected there begins ("lo" → "lox", pid 1 → 11)
+      (l) => l.replace(/^(\S+\s+)(\S+)/, '$1$2x'),
+      (l) => l.replace(/^(\S+\s+\S+\s+)(\S+)/, '$1$21'),
+      (l) => l.replace(/(\d)\.(\d)/, '$1,$2'),
+      (l) => l.replace(/ +/g, '\t'),
+      (l) => '  ' + l,
+      (l) => l + ' \t',
+    ];
+    fc.assert(fc.property(
+      fc.nat(texts.length - 1),
+      fc.array(fc.tuple(fc.nat(), fc.nat(mutations.length - 1)), { minLength: 1, maxLength: 12 }),
+      (t, edits) => {
+        const lines = texts[t]!.slice();
+        for (const [at, m] of edits) { const i = at % lines.length; lines[i] = mutations[m]!(lines[i]!); }
+        const long = pastHead(lines.join('\n'));
+        expect(parsed(long, null)).toEqual(parsed(long, 5));
+      },
+    ), { numRuns: 60 });
   });
 
   it('iostat and vmstat rows with colour codes or control characters are cleaned, then read', () => {

@@ -6,9 +6,10 @@
  */
 import type { FactValue, LineSink, Metric, ParseOutput, Series, Table, Unit } from '../../types';
 import { commandLine, emptyOutput, lookupTable, words } from '../kit';
+import { isJsSpace } from '../../text';
 import {
-  Clock, Collector, type ValueStore, bannerFacts, genericName, hasInterval, isAmPm, isNumTok,
-  numAt, parseBanner, parseClock, parseDate, versionLine,
+  Clock, Collector, RowSet, bannerFacts, genericName, hasInterval, isAmPm, isNumTok,
+  numAt, parseBanner, parseClock, parseDate, restIsBlank, versionLine,
 } from './common';
 
 export interface ColSpec { name: string; unit: Unit; mult?: number; /** divide instead (ms → s) */ div?: number }
@@ -26,7 +27,14 @@ export interface ToolSpec {
   sinceBootPossible: boolean;
 }
 
-interface Entry { series: (Series | null)[]; stores: (ValueStore | null)[]; lastSample: number }
+/** one row key's series under a header (its value columns, in the header's order) pushed as one row */
+interface Entry {
+  set: RowSet;
+  lastSample: number;
+  /** its place in the header's `seq`, and its key cells as printed (null: a command of several words) */
+  pos: number;
+  words: string[] | null;
+}
 
 interface Header {
   cols: string[];
@@ -42,7 +50,20 @@ interface Header {
   sampleTime: string | null;
   headerTime: string | null;
   firstRowChecked: boolean;
+  /** the header's value columns (the others are keys), and a row's values read into `vals` */
+  valueAt: number[];
+  vals: Float64Array;
+  /** a row under it can be read in place (span): no TGID/TID key (pidstat -t), no time column (-h), a few keys */
+  inPlace: boolean;
+  /** its entries in the order they began: a report lists its rows in much the same order as the one before, so the next row is likely seq[ptr] */
+  seq: Entry[];
+  ptr: number;
 }
+
+/** key cells a row read in place may have (span) */
+const MAX_KEYS = 8;
+/** header lines span knows again in place (pidstat -urdw cycles through four, sar -A through dozens: those past this go through line()) */
+const MAX_HEADER_RESTS = 8;
 
 export const CPU_PERCENT = lookupTable<ColSpec>({
   '%usr': { name: 'cpu_user_percent', unit: '%' },
@@ -92,6 +113,25 @@ export class TimeTableSink implements LineSink {
   private clockText = '';
   private clockAmPm: string | undefined = undefined;
   private clockSec: number | undefined = undefined;
+  /** the stamp as a row's time token: "22:46:43", "10:46:43 PM" */
+  private clockTok = '';
+  /** the header lines read after a time stamp, as their text from the first column on (span reads them again in place): the last few */
+  private readonly headerRests: { rest: string; h: Header }[] = [];
+  /** where a row's key cells lie (span) */
+  private readonly keyStarts = new Int32Array(MAX_KEYS);
+  private readonly keyEnds = new Int32Array(MAX_KEYS);
+  private readonly keyCols = new Int32Array(MAX_KEYS);
+
+  /** read a time stamp ("22:46:43", "10:46:43" + "PM"): every row of a report carries the same one, read once */
+  private readClock(f0: string, ampm: string | undefined): number | undefined {
+    if (f0 !== this.clockText || ampm !== this.clockAmPm) {
+      this.clockText = f0;
+      this.clockAmPm = ampm;
+      this.clockSec = parseClock(f0, ampm);
+      this.clockTok = ampm === undefined ? f0 : f0 + ' ' + ampm;
+    }
+    return this.clockSec;
+  }
 
   line(text: string, lineNo: number): void {
     if (this.json) { this.json.push(text); return; }
@@ -108,9 +148,7 @@ export class TimeTableSink implements LineSink {
     const c0 = f0.charCodeAt(0);
     if (c0 >= 48 && c0 <= 57) {
       const ampm = isAmPm(f[1]) ? f[1] : undefined;
-      // every row of a report carries the same time: read it once
-      if (f0 !== this.clockText || ampm !== this.clockAmPm) { this.clockText = f0; this.clockAmPm = ampm; this.clockSec = parseClock(f0, ampm); }
-      sec = this.clockSec;
+      sec = this.readClock(f0, ampm);
       if (sec !== undefined) k = ampm ? 2 : 1;
       else if (/^\d{9,11}$/.test(f0)) { epoch = Number(f0) * 1000; k = 1; }
     } else if (isAmPm(f0) && f[1] !== undefined && /^\d/.test(f[1])) {
@@ -161,6 +199,7 @@ export class TimeTableSink implements LineSink {
     for (let i = k; i < f.length; i++) if (isNumTok(f[i]!)) { numeric = true; break; }
     if (!numeric) {
       this.setHeader(f.slice(k), average ? null : f.slice(0, k).join(' '), false);
+      if (!average && sec !== undefined) this.noteHeaderRest(text.slice(wordsEnd(text, k)), this.header!);
       return;
     }
     this.row(f, k, lineNo, t, average, sec, epoch);
@@ -190,7 +229,12 @@ export class TimeTableSink implements LineSink {
         specs.push(genericSpec(c));
         extra.push(null);
       });
-      h = { cols, keyLabel, specs, extraLabels: extra, commandLast, timeCol, byKey: new Map(), sample: -1, sampleTime: null, headerTime: null, firstRowChecked: false };
+      const valueAt = specs.flatMap((sp, i) => (sp ? [i] : []));
+      const inPlace = !timeCol && !keyLabel.includes('tgid') && !keyLabel.includes('tid') && keyLabel.filter((kl) => kl).length <= MAX_KEYS;
+      h = {
+        cols, keyLabel, specs, extraLabels: extra, commandLast, timeCol, byKey: new Map(), sample: -1, sampleTime: null, headerTime: null,
+        firstRowChecked: false, valueAt, vals: new Float64Array(valueAt.length), inPlace, seq: [], ptr: 0,
+      };
       this.headers.set(key, h);
     }
     h.headerTime = time;
@@ -226,33 +270,141 @@ export class TimeTableSink implements LineSink {
     let e = h.byKey.get(labelKey);
     if (!e) {
       const labels = this.labelsOf(h, f, k, {}, true) as Record<string, string>;
-      const series: (Series | null)[] = [];
-      for (let i = 0; i < ncol; i++) {
-        const sp = h.specs[i];
-        if (!sp) { series.push(null); continue; }
+      const series = h.valueAt.map((i) => {
+        const sp = h.specs[i]!;
         const extra = h.extraLabels[i];
         const lab = extra ? { ...labels, ...extra } : labels;
-        series.push(this.col.get(sp.name, h.cols[i]!, sp.unit, Object.keys(lab).length ? lab : undefined));
-      }
-      e = { series, stores: series.map((sr) => (sr ? this.col.store(sr) : null)), lastSample: -2 };
+        return this.col.get(sp.name, h.cols[i]!, sp.unit, Object.keys(lab).length ? lab : undefined);
+      });
+      const words: string[] = [];
+      h.keyLabel.forEach((kl, i) => { if (kl) words.push(f[k + i]!); });
+      const several = h.commandLast && f.length !== k + ncol;
+      e = { set: new RowSet(this.col, series), lastSample: -2, pos: h.seq.length, words: several ? null : words };
       h.byKey.set(labelKey, e);
+      h.seq.push(e);
     }
+    h.ptr = e.pos + 1;
+    const { valueAt, vals } = h;
+    for (let j = 0; j < valueAt.length; j++) {
+      const tok = f[k + valueAt[j]!]!;
+      vals[j] = numAt(tok, 0, tok.length);
+    }
+    this.pushRow(h, e, timeTok, time, lineNo);
+  }
+
+  /**
+   * The row's values (h.vals, as printed) as the next sample of its series: scaled to their units; a
+   * "-" or text cell (pidstat -R policy) is NaN, no point (RowSet.pushPresent).
+   */
+  private pushRow(h: Header, e: Entry, timeTok: string, time: number | null, lineNo: number): void {
     if (h.sampleTime !== timeTok || e.lastSample === h.sample) { h.sample++; h.sampleTime = timeTok; }
     e.lastSample = h.sample;
-    const idx = this.spec.pad ? h.sample : -1;
-    let any = false;
-    for (let i = 0; i < ncol; i++) {
-      const s = e.series[i];
-      if (!s) continue;
-      const tok = f[k + i]!;
-      let v = numAt(tok, 0, tok.length);
-      if (v !== v) continue; // "-" and text cells (pidstat -R policy) are skipped
-      const sp = h.specs[i]!;
-      if (sp.mult) v *= sp.mult; else if (sp.div) v /= sp.div;
-      this.col.push(s, v, idx, lineNo, time, e.stores[i]!);
-      any = true;
+    const { valueAt, vals, specs } = h;
+    for (let j = 0; j < valueAt.length; j++) {
+      const sp = specs[valueAt[j]!]!;
+      if (sp.mult) vals[j] = vals[j]! * sp.mult; else if (sp.div) vals[j] = vals[j]! / sp.div;
     }
-    if (any) this.anyRows = true;
+    if (e.set.pushPresent(this.spec.pad ? h.sample : -1, vals, time, lineNo)) this.anyRows = true;
+  }
+
+  /** a header line's text from its first column on, to be known again in place (span); the last MAX_HEADER_RESTS kept */
+  private noteHeaderRest(rest: string, h: Header): void {
+    const rests = this.headerRests;
+    if (rests.some((r) => r.rest === rest)) return;
+    if (rests.length === MAX_HEADER_RESTS) rests.shift();
+    rests.push({ rest, h });
+  }
+
+  /**
+   * The fast path (LineSink.span): a row under the current header, read in place. It must begin with
+   * the time stamp the row before had (same text: "22:46:43", "10:46:43 PM") and hold just the
+   * header's cells, single words, the values read where they lie; its key must be one seen before.
+   * Anything else — a header, a new time, an Average or a restart record, a thread row, a command
+   * of several words, a character line() would see otherwise (a control character, Unicode white
+   * space) — is left to line(), which reads it as it reads every line.
+   */
+  span(chunk: string, start: number, end: number, lineNo: number): boolean {
+    if (this.json !== null) return false;
+    if (start === end) return true; // a blank line: nothing to read (line() ignores it too)
+    // the time stamp, read as line() reads it: a word of digits and the like, then AM/PM or not
+    let i = start;
+    let c = chunk.charCodeAt(i);
+    if (!(c >= 48 && c <= 57)) return false;
+    while (i < end && (c = chunk.charCodeAt(i)) !== 32 && c !== 9) { if (c < 32 || c >= 127) return false; i++; }
+    const stampEnd = i;
+    while (i < end && ((c = chunk.charCodeAt(i)) === 32 || c === 9)) i++;
+    if (i === stampEnd || i >= end) return false;
+    let ampm: string | undefined;
+    if (i + 2 === end || (i + 2 < end && ((c = chunk.charCodeAt(i + 2)) === 32 || c === 9))) {
+      const w = chunk.slice(i, i + 2);
+      if (isAmPm(w)) ampm = w;
+    }
+    // (the cells begin with the blanks before them)
+    i = ampm === undefined ? stampEnd : i + 2;
+    const sameStamp = stampEnd - start === this.clockText.length && chunk.startsWith(this.clockText, start);
+    const sec = sameStamp && ampm === this.clockAmPm ? this.clockSec : this.readClock(chunk.slice(start, stampEnd), ampm);
+    if (sec === undefined) return false;
+    // the report's header again, under its new time
+    let p = i;
+    while (p < end && ((c = chunk.charCodeAt(p)) === 32 || c === 9)) p++;
+    for (const { rest, h } of this.headerRests) {
+      if (end - p === rest.length && chunk.startsWith(rest, p)) {
+        this.header = h;
+        h.headerTime = this.clockTok;
+        return true;
+      }
+    }
+    const h = this.header;
+    if (h === null || !h.inPlace || !h.firstRowChecked) return false;
+    const { cols, keyLabel, vals } = h;
+    const ks = this.keyStarts, ke = this.keyEnds;
+    // the row expected next: its key cells are compared in place
+    const next = h.seq[h.ptr];
+    const want = next?.words;
+    let same = want !== null && want !== undefined;
+    let nk = 0;
+    let j = 0;
+    let numbers = false;
+    for (let col = 0; col < cols.length; col++) {
+      // a cell: blanks, then a word of characters line() would read as they are
+      const s0 = i;
+      while (i < end && ((c = chunk.charCodeAt(i)) === 32 || c === 9)) i++;
+      if (i === s0 || i >= end) return false;
+      const w = i;
+      while (i < end && (c = chunk.charCodeAt(i)) !== 32 && c !== 9) {
+        if (c < 32 || c === 127 || (c >= 0xa0 && isJsSpace(c))) return false;
+        i++;
+      }
+      // (a restart or a comment record: "22:46:43 LINUX RESTART …", "… COM …")
+      if (col === 0 && ((i - w === 5 && chunk.startsWith('LINUX', w)) || (i - w === 3 && chunk.startsWith('COM', w)))) return false;
+      const kl = keyLabel[col];
+      if (kl === null) {
+        const v = numAt(chunk, w, i);
+        if (v === v) numbers = true;
+        vals[j++] = v;
+      } else if (kl !== '') {
+        if (same) { const k = want![nk]; same = k !== undefined && k.length === i - w && chunk.startsWith(k, w); }
+        this.keyCols[nk] = col;
+        ks[nk] = w;
+        ke[nk++] = i;
+      }
+    }
+    // (a line of no number but its keys is read by line(): a header, or a row of "-")
+    if (!numbers || !restIsBlank(chunk, i, end)) return false;
+    let e: Entry | undefined = next;
+    if (!same) {
+      // another row: its key as row() makes it (a thread's "|__" command: row() reads it)
+      let key = '';
+      for (let q = 0; q < nk; q++) {
+        if (keyLabel[this.keyCols[q]!] === 'command' && chunk.startsWith('|__', ks[q]!)) return false;
+        key += chunk.slice(ks[q]!, ke[q]!) + '\u0000';
+      }
+      e = h.byKey.get(key);
+      if (e === undefined) return false;
+    }
+    h.ptr = e!.pos + 1;
+    this.pushRow(h, e!, this.clockTok, this.clock.at(sec), lineNo);
+    return true;
   }
 
   /**
@@ -373,4 +525,15 @@ export function genericSpec(c: string): ColSpec {
   if (/kB\/s$/.test(c)) return { name: genericName(c.replace('kB/s', '/s')).replace(/_per_second$/, '_bytes_per_second'), unit: 'B/s', mult: 1024 };
   const name = genericName(c);
   return { name, unit: c.startsWith('%') ? '%' : c.endsWith('/s') ? '1/s' : '' };
+}
+
+/** where the words of `text` after its first `k` begin (JavaScript white space between them, as words() splits) */
+function wordsEnd(text: string, k: number): number {
+  let i = 0;
+  for (let w = 0; w <= k; w++) {
+    while (i < text.length && isJsSpace(text.charCodeAt(i))) i++;
+    if (w === k) break;
+    while (i < text.length && !isJsSpace(text.charCodeAt(i))) i++;
+  }
+  return i;
 }
