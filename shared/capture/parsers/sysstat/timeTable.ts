@@ -4,7 +4,7 @@
  * same time stamp, "Average:" blocks (localized: "Durchschn.:", "平均时间:" …), and, for sar -f,
  * "LINUX RESTART" and "COM" records. One engine, configured per tool.
  */
-import type { FactValue, LineSink, Metric, ParseOutput, Series, Table, Unit } from '../../types';
+import type { FactValue, LineSink, Metric, ParseOutput, Table, Unit } from '../../types';
 import { commandLine, emptyOutput, lookupTable, words } from '../kit';
 import { isJsSpace } from '../../text';
 import {
