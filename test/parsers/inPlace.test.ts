@@ -50,6 +50,52 @@ describe('lines read in place', () => {
     expect(parsed(long, null)).toEqual(parsed(long, 5));
   });
 
+  it('top: rows past the processes table read in place equal line(), on mutated real rows', () => {
+    // 3 frames of 88 rows, again and again past the table's 200,000 rows (only those rows are read in place)
+    const frames = readFileSync(path.join(FIX, 'top/top-b-n3.txt'), 'utf8').replace(/\n+$/, '');
+    const reps = Math.ceil(210_000 / 264);
+    const lines = Array.from({ length: reps }, () => frames).join('\n').split('\n');
+    // the rows of the last frames; half the edits go to those of a busy process (an idle one has no series)
+    const rowAt: number[] = [], busyAt: number[] = [];
+    lines.forEach((l, i) => {
+      if (i > lines.length * 0.96 && /^\s*\d+ /.test(l)) (/ (?!0\.0 )\d+\.\d +\d+\.\d +\d+:/.test(l) ? busyAt : rowAt).push(i);
+    });
+    // what a row read in place must tell from one: a frame glued on, an escape, a field too many or
+    // too few, a PID that is not one, a ":" after it, a "%" after %CPU, another process in its place
+    const mutations: ((l: string) => string)[] = [
+      (l) => l + 'top - 22:46:09 up 4 min,  0 user,  load average: 0.40, 0.40, 0.19',
+      (l) => l.replace(/(?:\S+\s+){3}\S+\s*$/, 'top - 22:46:09 up'),
+      (l) => l.replace(/ (\S+)$/, ' \u001b[1m$1\u001b[0m'),
+      (l) => l.replace(/ (\S+)$/, ' $1\u0007'),
+      (l) => l + ' more',
+      (l) => l.replace(/\s+\S+\s*$/, ''),
+      (l) => l.replace(/^(\s*)(\d+)/, '$1$2x'),
+      (l) => l.replace(/^(\s*\d+)\s+/, '$1 :'),
+      (l) => l.replace(/(\d+\.\d) +(\d+\.\d +\d+:)/, '$1% $2'),
+      (l) => l.replace(/(\d+\.\d) +(\d+\.\d +\d+:)/, '-- $2'),
+      (l) => l.replace(/^(\s*)(\d+)/, '$1${2}7'),
+      (l) => l.replace(/ (\S+)$/, ' other'),
+      (l) => l.replace(/(\S)$/, '$1x'),
+      (l) => l.replace(/ +/g, '\t'),
+    ];
+    let seed = 7;
+    const rnd = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+    expect(busyAt.length).toBeGreaterThan(50);
+    mutations.forEach((m) => {
+      for (let j = 0; j < 30; j++) { const at = j % 2 ? busyAt : rowAt; const i = at[rnd(at.length)]!; lines[i] = m(lines[i]!); }
+    });
+    const text = lines.join('\n');
+    const whole = new CaptureStream({});
+    whole.write(text);
+    // a line cut across two writes is fed whole to line(), never read in place
+    const byLine = new CaptureStream({});
+    for (const l of lines) { byLine.write(l); byLine.write('\n'); }
+    const json = (st: CaptureStream): string => JSON.stringify(toCaptureJson(st.end(), { series: true, tables: true }));
+    const a = json(whole), b = json(byLine);
+    expect(a.length).toBeGreaterThan(1e6);
+    expect(a === b).toBe(true);
+  });
+
   it('pidstat, sar and mpstat rows read in place equal line() on mutated real lines', () => {
     const texts = [...fixtures('pidstat'), ...fixtures('sar'), ...fixtures('mpstat')].map((f) => readFileSync(path.join(FIX, f), 'utf8').split('\n'));
     // what a row read in place must tell from a row: a "-" cell, a new or 12-hour time, a restart, a

@@ -51,6 +51,18 @@ function withoutPercent(v: string): string {
   return v.endsWith('%') ? v.slice(0, -1) : v;
 }
 
+/** s[from, to) is the text t */
+function sameText(s: string, from: number, to: number, t: string): boolean {
+  return to - from === t.length && s.startsWith(t, from);
+}
+
+/** s[from, to) is digits only, at least one */
+function digitsAt(s: string, from: number, to: number): boolean {
+  if (from >= to) return false;
+  for (let i = from; i < to; i++) { const c = s.charCodeAt(i); if (c < 48 || c > 57) return false; }
+  return true;
+}
+
 function allDigits(s: string): boolean {
   const n = s.length;
   if (n === 0) return false;
@@ -98,6 +110,9 @@ function detect(head: readonly string[]): number {
 
 interface Frame { index: number; line: number; time: string; }
 
+/** a process's %CPU series (kept when it was ever busy), its place in TopSink.procSeq, and its PID and COMMAND as printed */
+interface ProcCpu { series: Series; busy: boolean; first: number; last: number; pos: number; pid: string; command: string }
+
 class TopSink implements LineSink {
   private out = emptyOutput();
   private w = new Warnings();
@@ -109,7 +124,10 @@ class TopSink implements LineSink {
   private cmdCol = -1;
   private rows: (string | number | null)[][] = [];
   private tableCols: string[] | null = null;
-  private procCpu = new Map<string, { series: Series; busy: boolean; first: number; last: number }>();
+  private procCpu = new Map<string, ProcCpu>();
+  /** the processes in the order they were first seen: a frame lists them much as the one before did, so the next row is likely procSeq[procPtr] */
+  private procSeq: ProcCpu[] = [];
+  private procPtr = 0;
   private cpuIds = new Set<string>();
   private sawHeaderLine = false;
   /** true from a frame's start until its process table header */
@@ -412,13 +430,75 @@ class TopSink implements LineSink {
       let p = this.procCpu.get(key);
       if (!p) {
         if (this.procCpu.size >= 5000) return;
-        p = { series: { name: 'cpu_percent', column: '%CPU', unit: '%', labels: { pid, command }, values: [] }, busy: false, first: lineNo, last: lineNo };
+        p = { series: { name: 'cpu_percent', column: '%CPU', unit: '%', labels: { pid, command }, values: [] }, busy: false, first: lineNo, last: lineNo, pos: this.procSeq.length, pid, command };
         this.procCpu.set(key, p);
+        this.procSeq.push(p);
       }
-      setSample(p.series, this.frame, cpu);
-      p.last = lineNo;
-      if (cpu > 0) p.busy = true;
+      this.cpuSample(p, cpu, lineNo);
     }
+  }
+
+  private cpuSample(p: ProcCpu, cpu: number, lineNo: number): void {
+    setSample(p.series, this.frame, cpu);
+    p.last = lineNo;
+    if (cpu > 0) p.busy = true;
+    this.procPtr = p.pos + 1;
+  }
+
+  /** the chunk the next "top - " was looked for in, and where it is in it (Infinity: nowhere after) */
+  private topChunk = '';
+  private nextTop = -1;
+
+  /**
+   * The fast path (LineSink.span) for the rows procCpuOnly reads: past the table's rows, a row of
+   * as many fields as the header, its PID and COMMAND compared in place with the process expected
+   * next. Anything else — a line with a character line() would clean, a "top - " in it (a frame
+   * glued on), a row that is not a process row — is left to line(), which reads it as before.
+   */
+  span(chunk: string, start: number, end: number, lineNo: number): boolean {
+    const cols = this.cols;
+    if (cols === null || this.kindsFor !== cols || this.hasVsz || this.rows.length < MAX_TABLE_ROWS) return false;
+    if (chunk !== this.topChunk || this.nextTop < start) {
+      this.topChunk = chunk;
+      const at = chunk.indexOf('top - ', start);
+      this.nextTop = at < 0 ? Infinity : at;
+    }
+    if (this.nextTop < end) return false;
+    const starts = this.starts, ends = this.ends;
+    const max = starts.length;
+    let k = 0;
+    let i = start;
+    while (i < end) {
+      let c = chunk.charCodeAt(i);
+      if (c === 32 || c === 9) { i++; continue; }
+      if (k === max) return false;
+      starts[k] = i;
+      while (i < end && (c = chunk.charCodeAt(i)) !== 32 && c !== 9) {
+        if ((c < 32 && c !== 9) || c === 127) return false;
+        i++;
+      }
+      ends[k++] = i;
+    }
+    // procCpuOnly's row (pidRow: digits first, then no ":"), else line()
+    if (k !== cols.length || k < 2 || !digitsAt(chunk, starts[0]!, ends[0]!) || chunk.charCodeAt(starts[1]!) === 58) return false;
+    const pc = this.pidCol, cc = this.cmdCol;
+    if (pc >= 0 && !digitsAt(chunk, starts[pc]!, ends[pc]!)) return false;
+    let cpu = NaN;
+    if (this.cpuCol >= 0) {
+      let e = ends[this.cpuCol]!;
+      const s0 = starts[this.cpuCol]!;
+      if (chunk.charCodeAt(e - 1) === 37 /* % */) e--;
+      cpu = num(chunk.slice(s0, e));
+    }
+    this.droppedRows++;
+    if (pc < 0 || !Number.isFinite(cpu)) return true; // (no series for it: processCpu would not read it either)
+    const p = this.procSeq[this.procPtr];
+    if (p !== undefined && sameText(chunk, starts[pc]!, ends[pc]!, p.pid) && (cc < 0 ? p.command === '' : sameText(chunk, starts[cc]!, ends[cc]!, p.command))) {
+      this.cpuSample(p, cpu, lineNo);
+    } else {
+      this.processCpu(chunk.slice(starts[pc]!, ends[pc]!), cc < 0 ? '' : chunk.slice(starts[cc]!, ends[cc]!), cpu, lineNo);
+    }
+    return true;
   }
 
   end() {
