@@ -316,12 +316,13 @@ export class TimeTableSink implements LineSink {
   }
 
   /**
-   * The fast path (LineSink.span): a row under the current header, read in place. It must begin with
-   * the time stamp the row before had (same text: "22:46:43", "10:46:43 PM") and hold just the
-   * header's cells, single words, the values read where they lie; its key must be one seen before.
-   * Anything else — a header, a new time, an Average or a restart record, a thread row, a command
-   * of several words, a character line() would see otherwise (a control character, Unicode white
-   * space) — is left to line(), which reads it as it reads every line.
+   * The fast path (LineSink.span): a row under the current header, read in place. It begins with a
+   * time stamp ("22:46:43", "10:46:43 PM"; read once, as line() reads it) and holds just the header's
+   * cells, single words, the values read where they lie; its key must be one seen before (compared
+   * in place with the row expected next). A header printed again under a new time is known by its
+   * text. Anything else — a new header, an Average or a restart record, a thread row, a command of
+   * several words, a character line() would see otherwise (a control character, Unicode white space)
+   * — is left to line(), which reads it as it reads every line.
    */
   span(chunk: string, start: number, end: number, lineNo: number): boolean {
     if (this.json !== null) return false;
