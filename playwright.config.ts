@@ -7,12 +7,20 @@
  */
 import { defineConfig } from '@playwright/test';
 
+/**
+ * How long an expect or an action waits. On CI twice as long: a clean-clone run on a 2-vCPU machine
+ * in a slow hour (Chromium, the server and two workers on both cores, fresh memory at 13 µs a page)
+ * had fills and expects of otherwise passing specs wait past 10 s, 3–5 specs a run, each passing on
+ * its retry. A spec that fails still fails, only later.
+ */
+const WAIT = process.env.CI ? 20_000 : 10_000;
+
 export default defineConfig<{ host: 'browser' | 'electron' }>({
   testDir: 'test/e2e',
   testMatch: '**/*.spec.ts',
   globalSetup: './test/e2e/support/globalSetup.ts',
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  timeout: process.env.CI ? 90_000 : 60_000,
+  expect: { timeout: WAIT },
   fullyParallel: false,
   workers: 2,
   // one retry on CI, reported as "flaky" by Playwright rather than hidden; none locally
@@ -20,7 +28,7 @@ export default defineConfig<{ host: 'browser' | 'electron' }>({
   reporter: [['list']],
   outputDir: 'test-results',
   use: {
-    actionTimeout: 10_000,
+    actionTimeout: WAIT,
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
   },
