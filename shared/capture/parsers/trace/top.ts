@@ -64,10 +64,7 @@ function digitsAt(s: string, from: number, to: number): boolean {
 }
 
 function allDigits(s: string): boolean {
-  const n = s.length;
-  if (n === 0) return false;
-  for (let i = 0; i < n; i++) { const c = s.charCodeAt(i); if (c < 48 || c > 57) return false; }
-  return true;
+  return digitsAt(s, 0, s.length);
 }
 
 /** A cell matching /^-?\d+(?:[.,]\d+)?$/ read with num(); NaN for anything else. */
