@@ -372,30 +372,48 @@ describe('collect.sh', () => {
     expect(existsSync(path.join(cwd, 't.tar.gz'))).toBe(false);
   });
 
+  /** Ctrl+C (SIGINT to the whole group) `delayMs` after the kit says it is monitoring. */
+  async function ctrlC(sh: string, name: string, delayMs: number): Promise<{ r: Run; during: string[]; tmp: string; cwd: string; what: string }> {
+    const cwd = dir(`int-${name}`);
+    const tmp = dir(`int-${name}-tmp`);
+    let during: string[] = [];
+    const r = await runKit([sh, SCRIPT, '-d', '30', '-o', 'i.tar.gz'], {
+      cwd, env: { ...process.env, TMPDIR: tmp }, timeoutMs: 25_000,
+      onStart: (pid, stderr) => {
+        const poll = setInterval(() => {
+          if (!stderr().includes('monitoring for')) return;
+          clearInterval(poll);
+          setTimeout(() => { during = groupProcesses(pid); process.kill(-pid, 'SIGINT'); }, delayMs);
+        }, 20);
+      },
+    });
+    const what = `${sh}, Ctrl+C ${delayMs} ms in: code ${r.code}, signal ${r.signal}, ${r.ms} ms, stderr ${JSON.stringify(r.stderr.slice(-300))}`;
+    return { r, during, tmp, cwd, what };
+  }
+
+  /** What any Ctrl+C must leave: the kit killed by SIGINT, in bounded time, and nothing behind. */
+  function expectStopped({ r, tmp, cwd, what }: { r: Run; tmp: string; cwd: string; what: string }): void {
+    expect(r.signal === 'SIGINT' || r.code === 130, what).toBe(true);
+    expect(r.ms, what).toBeLessThan(15_000);
+    expect(r.stderr, what).toContain('no archive written');
+    expect(groupProcesses(r.pgid), what).toEqual([]);
+    expect(readdirSync(tmp), what).toEqual([]);
+    expect(existsSync(path.join(cwd, 'i.tar.gz')), what).toBe(false);
+  }
+
   for (const sh of ['dash', 'bash']) {
     test(`${sh}: Ctrl+C stops every monitor, removes the temporary folder and writes no archive`, async () => {
-      const cwd = dir(`int-${sh}`);
-      const tmp = dir(`int-${sh}-tmp`);
-      let during: string[] = [];
-      const r = await runKit([sh, SCRIPT, '-d', '30', '-o', 'i.tar.gz'], {
-        cwd, env: { ...process.env, TMPDIR: tmp }, timeoutMs: 20_000,
-        onStart: (pid, stderr) => {
-          const poll = setInterval(() => {
-            if (!stderr().includes('monitoring for')) return;
-            clearInterval(poll);
-            // let the monitors (and sar's sadc) start, then Ctrl+C: SIGINT to the whole group
-            setTimeout(() => { during = groupProcesses(pid); process.kill(-pid, 'SIGINT'); }, 1500);
-          }, 50);
-        },
-      });
-      expect(during.join(' ')).toMatch(/vmstat/);
-      expect(during.join(' ')).toMatch(/sadc/);
-      expect(r.signal === 'SIGINT' || r.code === 130).toBe(true);
-      expect(r.ms).toBeLessThan(15_000);
-      expect(r.stderr).toContain('no archive written');
-      expect(groupProcesses(r.pgid)).toEqual([]);
-      expect(readdirSync(tmp)).toEqual([]);
-      expect(existsSync(path.join(cwd, 'i.tar.gz'))).toBe(false);
+      // let the monitors (and sar's sadc) start, then Ctrl+C
+      const run = await ctrlC(sh, sh, 1500);
+      expect(run.during.join(' '), run.what).toMatch(/vmstat/);
+      expect(run.during.join(' '), run.what).toMatch(/sadc/);
+      expectStopped(run);
+    });
+
+    // A Ctrl+C while the monitors are being forked: one listed after its fork could be left running
+    // (the kit then waited for it), and one whose subshell died could make the kit wait for its pid.
+    test(`${sh}: Ctrl+C while the monitors are being started stops them all and leaves nothing behind`, async () => {
+      for (const delayMs of [0, 120, 240]) expectStopped(await ctrlC(sh, `${sh}-${delayMs}`, delayMs));
     });
   }
 });

@@ -50,7 +50,7 @@ export const COLLECT_SH = `#!/bin/sh
 # Exit status: 0 done, 1 could not finish, 2 bad arguments, killed by SIGINT/SIGTERM when stopped.
 
 set -u
-KIT_VERSION=1.0.0
+KIT_VERSION=1.0.1
 PROG=collect.sh
 LEAD=1
 TAIL=3
@@ -141,19 +141,29 @@ umask 077
 T=''
 R=''
 MONITORS=''
+MON_PENDING=''
+MON_BEFORE=''
 CLEANED=''
 KEEP_TMP=''
 
-# ids of monitors started; each has $R/ID.pid (the tool), and $R/ID.rc once it has ended
+# ids of monitors started (listed before their subshell is forked); each has $R/ID.sub (the
+# subshell, written by this shell just after the fork), $R/ID.pid (the tool, written by the
+# subshell) and $R/ID.rc once it has ended
 stop_monitors() {
   sm_pids=''
   for sm_id in $MONITORS; do
     [ -e "$R/$sm_id.rc" ] && continue
+    monitor_sub "$sm_id"
+    [ -n "$ms_sub" ] || continue
     sm_pid=''
     sm_try=0
-    while [ -z "$sm_pid" ] && [ $sm_try -lt 5 ]; do
+    while [ $sm_try -lt 5 ]; do
       sm_pid=$(cat "$R/$sm_id.pid" 2>/dev/null) || sm_pid=''
-      [ -n "$sm_pid" ] || { sm_try=$((sm_try + 1)); sleep 1; }
+      [ -n "$sm_pid" ] && break
+      # a signal that lands as the subshell is forked can end it before it starts the tool
+      gone "$ms_sub" && [ ! -s "$R/$sm_id.pid" ] && break
+      sm_try=$((sm_try + 1))
+      sleep 1
     done
     [ -n "$sm_pid" ] || continue
     : >"$R/$sm_id.stopped"
@@ -170,6 +180,17 @@ stop_monitors() {
   while [ $sm_try -lt 3 ] && ! gone $sm_pids $sm_strays; do sm_try=$((sm_try + 1)); sleep 1; done
   for sm_pid in $sm_pids $sm_strays; do kill -KILL "$sm_pid" 2>/dev/null; done
   wait
+}
+
+# sets ms_sub to the pid of monitor ID's subshell, or to nothing when it was never forked (a
+# trap can run between any two commands of monitor(), the fork and the line that records it too)
+monitor_sub() {
+  ms_sub=''
+  if [ -s "$R/$1.sub" ]; then
+    ms_sub=$(cat "$R/$1.sub")
+  elif [ "$1" = "$MON_PENDING" ] && [ "\${!-}" != "$MON_BEFORE" ]; then
+    ms_sub=$!
+  fi
 }
 
 # field N (3 = ppid, 4 = process group) of /proc/PID/stat, after the "(name)"
@@ -430,6 +451,10 @@ monitor() {
   printf '%s\\n' "$mo_path" >"$R/$mo_id.path"
   printf '%s\\n' "$mo_cmd" >"$R/$mo_id.cmd"
   version_of "$mo_path" >"$R/$mo_id.version"
+  # listed before the fork: a signal trapped between the fork and the line after must still stop it
+  MONITORS="$MONITORS $mo_id"
+  MON_BEFORE=\${!-}
+  MON_PENDING=$mo_id
   (
     stamp >"$R/$mo_id.start"
     "$@" >"$K/$mo_file" 2>"$K/\${mo_file%.txt}.err" </dev/null &
@@ -439,7 +464,8 @@ monitor() {
     stamp >"$R/$mo_id.end"
     echo "$mo_rc" >"$R/$mo_id.rc"
   ) >/dev/null 2>&1 &
-  MONITORS="$MONITORS $mo_id"
+  echo $! >"$R/$mo_id.sub"
+  MON_PENDING=''
 }
 
 # the manifest entries of the monitors, once they have ended
