@@ -2,13 +2,13 @@
 //   dist/electron/main.cjs, dist/electron/preload.cjs  (Electron main + sandboxed preload)
 //   dist/cli.cjs                                        (tunebook CLI and browser-mode host)
 //   dist/renderer/                                      (the React UI, built by Vite)
-//   dist/vendor/plotly.min.js                           (inlined in HTML reports with interactive charts:
+//   dist/vendor/plotly-basic.min.js                     (inlined in HTML reports with interactive charts:
 //                                                        read at export time by the CLI and the store worker)
 // Node-side bundles keep better-sqlite3 and electron external, and playwright-core (PDF export from the
 // CLI loads it when asked: it cannot be bundled and is large).
 import { build as esbuild } from 'esbuild';
 import { build as vite } from 'vite';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -43,9 +43,11 @@ if (only !== 'renderer') {
     if (!existsSync(path.join(root, entry))) continue;
     await esbuild({ ...common, entryPoints: [entry], outfile });
   }
-  // plotly.js-dist-min is a dev dependency (the renderer bundles it): the report's copy ships in dist/
+  // plotly.js-basic-dist-min is a dev dependency (the renderer bundles it): the report's copy ships
+  // in dist/ (PLOTLY_PACKAGE and PLOTLY_FILE in electron/services/report/interactiveScripts.ts)
+  rmSync(path.join(root, 'dist/vendor'), { recursive: true, force: true }); // nothing stale gets packaged
   mkdirSync(path.join(root, 'dist/vendor'), { recursive: true });
-  copyFileSync(createRequire(import.meta.url).resolve('plotly.js-dist-min/plotly.min.js'), path.join(root, 'dist/vendor/plotly.min.js'));
+  copyFileSync(createRequire(import.meta.url).resolve('plotly.js-basic-dist-min/plotly-basic.min.js'), path.join(root, 'dist/vendor/plotly-basic.min.js'));
 }
 if (only !== 'node' && existsSync(path.join(root, 'renderer/index.html'))) {
   await vite({ configFile: path.join(root, 'renderer/vite.config.ts'), logLevel: 'warn' });

@@ -4,7 +4,7 @@
  * figure, and a button "Interactive chart" draws it in place (zoom, hover, double-click to reset).
  *
  * What the file then holds, and why it still runs nothing else:
- *  - plotly.js (plotly.js-dist-min, read by the back end: electron/services/report/interactiveScripts.ts)
+ *  - plotly.js (plotly.js-basic-dist-min, read by the back end: electron/services/report/interactiveScripts.ts)
  *    and REPORT_BOOTSTRAP below, both inline, each allowed by its SHA-256 in the policy
  *    (script-src 'sha256-…' 'sha256-…'; still default-src 'none', no 'unsafe-inline', no
  *    'unsafe-eval': plotly's SVG charts need no eval, and no chart here is a WebGL one);
@@ -32,10 +32,11 @@ export interface InteractiveScripts {
 }
 
 /**
- * About what the option adds to a report: plotly.js-dist-min's plotly.min.js (4,851,164 bytes in
- * 3.7.0) and the charts' figures (a few kB). The Export dialog says it; a test keeps it honest.
+ * About what the option adds to a report: plotly.js-basic-dist-min's plotly-basic.min.js
+ * (1,119,926 bytes in 3.7.0) and the charts' figures (a few kB). The Export dialog says it; a test
+ * keeps it honest.
  */
-export const INTERACTIVE_EXTRA_BYTES = 4_900_000;
+export const INTERACTIVE_EXTRA_BYTES = 1_130_000;
 
 /**
  * Runs once the page is parsed (it is the last thing in the body, after plotly): gives each chart

@@ -5,8 +5,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PLOTLY_FILE, PLOTLY_PACKAGE } from '../../electron/services/report/interactiveScripts';
 import type { ExportResult } from '../../shared/model';
 import { buildBundles, seedPath, useTempDir } from '../helpers';
 
@@ -29,8 +31,11 @@ describe('tunebook report --interactive', () => {
     expect(r.err).toBe('');
     const out = JSON.parse(r.out) as ExportResult;
     expect(out).toMatchObject({ format: 'html', fileName: 'vda-interactive.html' });
-    expect(out.bytes - (JSON.parse(plain.out) as ExportResult).bytes).toBeGreaterThan(4_800_000);
     const html = readFileSync(out.path!, 'utf8');
+    // plotly's basic bundle, whole, as the package has it
+    const plotly = readFileSync(createRequire(import.meta.url).resolve(`${PLOTLY_PACKAGE}/${PLOTLY_FILE}`), 'utf8');
+    expect(html).toContain(`<script>${plotly}</script>`);
+    expect(out.bytes - (JSON.parse(plain.out) as ExportResult).bytes).toBeGreaterThan(Buffer.byteLength(plotly));
     expect(html.match(/<script>/g)).toHaveLength(2);
     expect(html.match(/<script type="application\/json" class="chart-data">/g)).toHaveLength(1);
     expect(html).toMatch(/content="default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]{43}=' 'sha256-[A-Za-z0-9+/]{43}='; style-src 'unsafe-inline';/);

@@ -11,7 +11,7 @@ import type { Layout } from 'plotly.js';
 export type PlotlyModule = typeof PlotlyTypes;
 let plotlyPromise: Promise<PlotlyModule> | null = null;
 export function loadPlotly(): Promise<PlotlyModule> {
-  plotlyPromise ??= import('plotly.js-dist-min').then((m) => {
+  plotlyPromise ??= import('plotly.js-basic-dist-min').then((m) => {
     const mod = m as unknown as { default?: PlotlyModule } & PlotlyModule;
     return mod.default ?? mod;
   });

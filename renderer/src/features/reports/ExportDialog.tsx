@@ -31,7 +31,7 @@ export function ExportDialog({ studyId, onClose }: { studyId: number; onClose: (
   const outline = useStudyOutline(studyId);
   const experiments = useMemo(() => outline.data?.experiments ?? [], [outline.data]);
   const [format, setFormat] = useState<ReportFormat>('html');
-  // opt-in: plotly.js inline makes the file a hundred times larger
+  // opt-in: plotly.js inline makes the file some thirty times larger
   const [interactive, setInteractive] = useState(false);
   // the study in full only for a bundle: its summary counts the distinct captures and their bytes
   const detail = useQuery(format === 'eln' ? `study-full:${studyId}` : null, (api) => api.getStudy(studyId), { on: studyChanged(studyId) });
