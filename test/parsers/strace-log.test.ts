@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseText } from '../../shared/capture/registry';
+import { callName, duration } from '../../shared/capture/parsers/trace/straceLog';
 import type { ParsedCapture } from '../../shared/capture/types';
 
 const DIR = path.join(__dirname, '..', 'fixtures', 'captures', 'strace-log');
@@ -107,5 +108,19 @@ describe('strace-log parser', () => {
     const c = parseText(body.join('\n'), { kind: 'strace-log' });
     expect(c.findings.map((f) => f.id)).toEqual(['syscall.stat-storm']);
     expect(c.findings[0]!.message).toMatch(/ENOENT/);
+  });
+
+  it('reads call names and -T times as the regexes they replace, on random text', () => {
+    // the alphabet of the places they read, and what could fool them (Unicode spaces, a second dot)
+    const alphabet = ['a', 'z', '_', '0', '9', '(', ')', '<', '>', '.', ' ', '\t', '\u00a0', '\u2028', '\ufeff', 'E', '=', '-', 'x'];
+    let seed = 7;
+    const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) >>> 0; return seed % n; };
+    const samples = ['read(3, "x", 1) = 1 <0.000012>', 'read(3', '= 0 <12.5>  ', '= 0 <1.2.3>', '= 0 <.5>', '= 0 <5.>', '= 0 <0.1>x', '<0.1>\u00a0', 'A(', '_x9(', '9a('];
+    for (let k = 0; k < 20_000; k++) samples.push(Array.from({ length: 1 + rnd(14) }, () => alphabet[rnd(alphabet.length)]).join(''));
+    for (const s of samples) {
+      expect(callName(s), JSON.stringify(s)).toBe(/^([a-z_][a-z0-9_]*)\(/.exec(s)?.[1] ?? null);
+      const m = /<(\d+\.\d+)>\s*$/.exec(s);
+      expect(duration(s), JSON.stringify(s)).toBe(m ? Number(m[1]) : NaN);
+    }
   });
 });

@@ -7,6 +7,7 @@
 import type { CaptureParser, LineSink, Metric } from '../../types';
 import { commandLine, emptyOutput, metric } from '../kit';
 import { StraceSummarySink } from './straceSummary';
+import { isJsSpace } from '../../text';
 import { snippet, table, Warnings } from './helpers';
 
 /** the program whose prompt line ("$ strace …") names the capture's command */
@@ -17,10 +18,53 @@ const STRACE = ['strace'];
  * Every part is optional and anchored, so this never backtracks far.
  */
 const PREFIX = /^(?:\[pid\s+(\d+)\]\s+|(\d+)\s+(?=\S))?(?:(\d{1,2}:\d{2}:\d{2}(?:\.\d+)?)\s+|(\d{9,}\.\d+)\s+|\s*(\d+\.\d{6,9})\s+)?(?:\[[^\]\s]{1,20}\]\s+|\[\s*\d{1,4}\]\s+){0,2}/;
-const CALL = /^([a-z_][a-z0-9_]*)\(/;
 const RESUMED = /^<\.\.\. ([a-z_][a-z0-9_]*) resumed>/;
 const RESULT_TAIL = /^\s*(-?\d+|0x[0-9a-fA-F]+|\?)(?:<[^>]*>)?(?:\s+(E[A-Z0-9_]+|ERESTART\w*)\b)?/;
-const DURATION = /<(\d+\.\d+)>\s*$/;
+
+/** The system call a line starts with: what /^([a-z_][a-z0-9_]*)\(/ captures, or null (read without a match array). */
+export function callName(rest: string): string | null {
+  const c0 = rest.charCodeAt(0);
+  if (!((c0 >= 97 && c0 <= 122) || c0 === 95)) return null;
+  let i = 1;
+  for (; i < rest.length; i++) {
+    const c = rest.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95)) break;
+  }
+  return rest.charCodeAt(i) === 40 ? rest.slice(0, i) : null;
+}
+
+/**
+ * The -T time at the end of a result ("= 0 <0.000224>"), as /<(\d+\.\d+)>\s*$/ reads it, or NaN:
+ * the last non-space character is ">", and the run of digits and one dot before it follows a "<".
+ */
+export function duration(tail: string): number {
+  let end = tail.length;
+  while (end > 0 && isJsSpace(tail.charCodeAt(end - 1))) end--;
+  if (end === 0 || tail.charCodeAt(end - 1) !== 62) return NaN;
+  let dot = -1;
+  let i = end - 2;
+  for (; i >= 0; i--) {
+    const c = tail.charCodeAt(i);
+    if (c === 46) {
+      if (dot >= 0) return NaN;
+      dot = i;
+    } else if (c < 48 || c > 57) break;
+  }
+  if (i < 0 || tail.charCodeAt(i) !== 60 || dot < 0 || dot === i + 1 || dot === end - 2) return NaN;
+  return Number(tail.slice(i + 1, end - 1));
+}
+
+/** The number of one or two ASCII digits at s[from, to), as Number() reads them; NaN otherwise. */
+function smallInt(s: string, from: number, to: number): number {
+  if (to - from < 1 || to - from > 2) return Number(s.slice(from, to));
+  let v = 0;
+  for (let i = from; i < to; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return NaN;
+    v = v * 10 + d;
+  }
+  return v;
+}
 
 function detect(head: readonly string[]): number {
   let good = 0;
@@ -33,7 +77,7 @@ function detect(head: readonly string[]): number {
     total++;
     const p = PREFIX.exec(l);
     const rest = p ? l.slice(p[0].length) : l;
-    if ((CALL.test(rest) && (/\)\s+=\s+\S/.test(rest) || rest.endsWith('<unfinished ...>'))) || RESUMED.test(rest) || /^(---|\+\+\+) /.test(rest)) good++;
+    if ((callName(rest) !== null && (/\)\s+=\s+\S/.test(rest) || rest.endsWith('<unfinished ...>'))) || RESUMED.test(rest) || /^(---|\+\+\+) /.test(rest)) good++;
   }
   if (good >= 3 && good >= total * 0.5) return 0.9;
   if (good >= 2 && good >= total * 0.3) return 0.6;
@@ -64,7 +108,9 @@ class StraceLogSink implements LineSink {
   private summary = new StraceSummarySink();
   private inSummary = false;
   private sawCall = false;
-  private allRange: [number, number] | null = null;
+  /** the first and last lines of the calls counted (-1: none yet) */
+  private allFirst = -1;
+  private allLast = -1;
   private cut: string | null = null;
 
   line(text: string, lineNo: number): void {
@@ -97,7 +143,7 @@ class StraceLogSink implements LineSink {
       this.cut = null;
       const p0 = PREFIX.exec(text);
       const rest0 = p0 ? text.slice(p0[0].length) : text;
-      if (!CALL.test(rest0) && !RESUMED.test(rest0) && !rest0.startsWith('--- ') && !rest0.startsWith('+++ ')) { this.line(head + text, lineNo); return; }
+      if (callName(rest0) === null && !RESUMED.test(rest0) && !rest0.startsWith('--- ') && !rest0.startsWith('+++ ')) { this.line(head + text, lineNo); return; }
     }
     if (t.startsWith('strace -- version ') && /^strace -- version (\S+)/.test(t)) { this.out.toolVersion = 'strace ' + /^strace -- version (\S+)/.exec(t)![1]!; return; }
     let line = text;
@@ -117,12 +163,12 @@ class StraceLogSink implements LineSink {
       return;
     }
     let name: string | undefined;
-    const rm = RESUMED.exec(rest);
+    const rm = rest.charCodeAt(0) === 60 ? RESUMED.exec(rest) : null; // "<"
     if (rm) { name = rm[1]!; this.resumed++; }
     else {
-      const cm = CALL.exec(rest);
-      if (cm) {
-        name = cm[1]!;
+      const cn = callName(rest);
+      if (cn !== null) {
+        name = cn;
         if (rest.endsWith('<unfinished ...>')) { this.unfinished++; this.sawCall = true; return; }
         if (sp > 0) { this.sawCall = true; this.cut = line; return; } // "vfork(strace: Process 13308 attached": finished on the next line
       }
@@ -158,13 +204,13 @@ class StraceLogSink implements LineSink {
     const errno = r[2];
     // exit/exit_group never return ("= ?"); strace -c does not count them either
     if (r[1] === '?' && (name === 'exit_group' || name === 'exit')) { this.sawCall = true; return; }
-    const dm = DURATION.exec(tail);
-    const dur = dm ? Number(dm[1]) : NaN;
+    const dur = duration(tail);
     this.sawCall = true;
     this.count(this.bySyscall, name, errno, dur, lineNo);
     this.count(this.byPid, pid, errno, dur, lineNo);
     if (errno) { const k = name + '\u0000' + errno; this.errnos.set(k, (this.errnos.get(k) ?? 0) + 1); }
-    this.allRange = this.allRange ? [this.allRange[0], lineNo] : [lineNo, lineNo];
+    if (this.allFirst < 0) this.allFirst = lineNo;
+    this.allLast = lineNo;
   }
 
   private count(m: Map<string, Acc>, key: string, errno: string | undefined, dur: number, lineNo: number): void {
@@ -181,7 +227,7 @@ class StraceLogSink implements LineSink {
     if (p[3]) {
       const x = p[3];
       const a = x.indexOf(':'), b = x.indexOf(':', a + 1);
-      let v = Number(x.slice(0, a)) * 3600 + Number(x.slice(a + 1, b)) * 60 + Number(x.slice(b + 1));
+      let v = smallInt(x, 0, a) * 3600 + smallInt(x, a + 1, b) * 60 + Number(x.slice(b + 1));
       if (Number.isFinite(this.prevClock) && v + this.dayOffset < this.prevClock - 43200) this.dayOffset += 86400;
       v += this.dayOffset;
       this.prevClock = v;
@@ -209,10 +255,11 @@ class StraceLogSink implements LineSink {
       const [sc, errno] = k.split('\u0000') as [string, string];
       metrics.push(metric('syscall_errno_total', n, 'count', { labels: { syscall: sc, errno }, column: 'errno' }));
     }
+    const allRange: [number, number] | undefined = this.allFirst >= 0 ? [this.allFirst, this.allLast] : undefined;
     if (calls) {
-      metrics.push(metric('syscall_calls_total', calls, 'count', { column: 'calls', lines: this.allRange ?? undefined }));
-      metrics.push(metric('syscall_errors_total', errors, 'count', { column: 'errors', lines: this.allRange ?? undefined }));
-      if (timed) metrics.push(metric('syscall_seconds_total', round9(seconds), 's', { column: '<time>', lines: this.allRange ?? undefined }));
+      metrics.push(metric('syscall_calls_total', calls, 'count', { column: 'calls', lines: allRange }));
+      metrics.push(metric('syscall_errors_total', errors, 'count', { column: 'errors', lines: allRange }));
+      if (timed) metrics.push(metric('syscall_seconds_total', round9(seconds), 's', { column: '<time>', lines: allRange }));
     }
     for (const [sig, n] of this.signals) metrics.push(metric('signals_total', n, 'count', { labels: { signal: sig }, column: sig }));
     if (Number.isFinite(this.firstTs) && this.lastTs >= this.firstTs && (this.relative || this.lastTs > this.firstTs)) {
