@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseText } from '../../shared/capture/registry';
+import { frameOf } from '../../shared/capture/parsers/trace/perfScript';
 import type { ParsedCapture } from '../../shared/capture/types';
 
 const DIR = path.join(__dirname, '..', 'fixtures', 'captures', 'perf-script');
@@ -66,5 +67,38 @@ describe('perf-script parser', () => {
     expect(c.command).toBe('perf script -i /tmp/perf3.data');
     expect(c.warnings).toEqual(['line 32: could not read "garbage here"']);
     expect(val(c, 'samples_total')).toBeGreaterThan(0);
+  });
+
+  it('names frames as the regex reading it replaced, on every real frame line and on random text', () => {
+    // the reading frameOf replaced, kept here as the reference
+    const reference = (line: string): string | undefined => {
+      const t = line.trim();
+      const sp = t.search(/\s/);
+      const addr = sp < 0 ? t : t.slice(0, sp);
+      if (!/^[0-9a-fA-F]+$/.test(addr)) return undefined;
+      let rest = sp < 0 ? '' : t.slice(sp).trim();
+      let dso: string | undefined;
+      if (rest.endsWith(')')) {
+        const open = rest.lastIndexOf(' (');
+        if (open >= 0) { dso = rest.slice(open + 2, -1); rest = rest.slice(0, open).trim(); }
+        else if (rest.startsWith('(')) { dso = rest.slice(1, -1); rest = ''; }
+      }
+      let s = rest.trim().replace(/\+0x[0-9a-fA-F]+$/, '');
+      if (s === '' || s === '[unknown]') s = dso && dso !== '[unknown]' ? '[' + (dso.split('/').pop() ?? dso) + ']' : '[unknown]';
+      return s.replace(/;/g, ':');
+    };
+    const lines = readdirSync(DIR).flatMap((f) => readFileSync(path.join(DIR, f), 'utf8').split('\n'));
+    expect(lines.filter((l) => l.startsWith('\t')).length).toBeGreaterThan(100);
+    const alphabet = ['\t', ' ', '\u00a0', 'f', 'F', '0', '9', 'x', '+', '(', ')', ' (', '[unknown]', '/', ';', 'g', '.'];
+    let seed = 5;
+    const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) >>> 0; return seed % n; };
+    const pick = (n: number) => Array.from({ length: n }, () => alphabet[rnd(alphabet.length)]).join('');
+    const hex = '0123456789abcdefABCDEFG';
+    for (let k = 0; k < 20_000; k++) {
+      // half of them shaped like a frame: spaces, an address, a space, then anything
+      lines.push(k % 2 ? pick(1 + rnd(12)) : `${'\t '.slice(rnd(2))}${Array.from({ length: 1 + rnd(4) }, () => hex[rnd(hex.length)]).join('')} ${pick(rnd(10))}`);
+    }
+    for (const l of ['\t ffff sym+0x1c1 (dso)', '\tab +0xab (/x/y.so)', '\tab a+0x0x5', '\tab a+0x', '\tab a  (b)', '\tab ()', '\tab )', 'ab (', '\t1 [unknown] ([unknown])', '\t1 x;y+0x1 (a;b)']) lines.push(l);
+    for (const l of lines) expect(frameOf(l), JSON.stringify(l)).toBe(reference(l));
   });
 });

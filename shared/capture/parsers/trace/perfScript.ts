@@ -5,6 +5,7 @@
  */
 import type { CaptureParser, LineSink, Metric } from '../../types';
 import { commandLine, emptyOutput, metric } from '../kit';
+import { isJsSpace } from '../../text';
 import { snippet, table, Warnings } from './helpers';
 
 /** the program whose prompt line ("$ perf …") names the capture's command */
@@ -42,22 +43,26 @@ class PerfScriptSink implements LineSink {
   private leaf = new Map<string, number>();
   private byComm = new Map<string, number>();
   private byEvent = new Map<string, number>();
-  private range: [number, number] | null = null;
+  /** the first and last sample's header lines (-1: none yet) */
+  private first = -1;
+  private last = -1;
   private droppedStacks = 0;
 
   line(text: string, lineNo: number): void {
-    if (text.trim() === '') { this.flush(); return; }
-    const t = text.trimStart();
-    if (t.startsWith('#')) {
+    let s0 = 0;
+    while (s0 < text.length && isJsSpace(text.charCodeAt(s0))) s0++;
+    if (s0 === text.length) { this.flush(); return; }
+    if (text.charCodeAt(s0) === 35) { // "#"
+      const t = text.slice(s0);
       const vm = /^#\s*perf version\s*:\s*(\S+)/.exec(t);
       if (vm) this.out.toolVersion = `perf ${vm[1]!}`;
       const hm = /^#\s*hostname\s*:\s*(\S+)/.exec(t);
       if (hm) this.out.facts.hostname = hm[1]!;
       return;
     }
-    if (this.cur && /^\s/.test(text)) {
-      const fr = splitFrame(text);
-      if (fr) { this.cur.frames.push(frameName(fr[0], fr[1])); return; }
+    if (this.cur && s0 > 0) {
+      const fr = frameOf(text);
+      if (fr !== undefined) { this.cur.frames.push(fr); return; }
     }
     const tm = TIME.exec(text);
     if (tm) {
@@ -75,9 +80,8 @@ class PerfScriptSink implements LineSink {
       const rm = /^\s*(?:(\d+)\s+)?([^\s]+?):(?:\s+|$)(.*)$/.exec(right);
       const event = rm ? rm[2]! : '?';
       this.cur = { comm, pid: pidTok.split('/')[0]!, event, frames: [], line: lineNo };
-      const inline = rm?.[3] ?? '';
-      const fr = splitFrame(inline);
-      if (fr) this.cur.frames.push(frameName(fr[0], fr[1]));
+      const fr = frameOf(rm?.[3] ?? '');
+      if (fr !== undefined) this.cur.frames.push(fr);
       return;
     }
     if (!this.samples && !this.cur && !this.out.command) {
@@ -92,7 +96,8 @@ class PerfScriptSink implements LineSink {
     if (!s) return;
     this.cur = null;
     this.samples++;
-    this.range = this.range ? [this.range[0], s.line] : [s.line, s.line];
+    if (this.first < 0) this.first = s.line;
+    this.last = s.line;
     this.byComm.set(s.comm, (this.byComm.get(s.comm) ?? 0) + 1);
     this.byEvent.set(s.event, (this.byEvent.get(s.event) ?? 0) + 1);
     const leaf = s.frames[0] ?? '[unknown]';
@@ -109,7 +114,7 @@ class PerfScriptSink implements LineSink {
     this.flush();
     const out = this.out;
     const metrics: Metric[] = [];
-    metrics.push(metric('samples_total', this.samples, 'count', { column: 'samples', lines: this.range ?? undefined }));
+    metrics.push(metric('samples_total', this.samples, 'count', { column: 'samples', lines: this.first >= 0 ? [this.first, this.last] : undefined }));
     if (this.byEvent.size > 1) for (const [e, n] of this.byEvent) metrics.push(metric('samples_total', n, 'count', { labels: { event: e }, column: e }));
     for (const [c, n] of [...this.byComm.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20)) metrics.push(metric('samples_total', n, 'count', { labels: { command: c }, column: 'comm' }));
     const leaves = [...this.leaf.entries()].sort((a, b) => b[1] - a[1]);
@@ -129,30 +134,56 @@ class PerfScriptSink implements LineSink {
   }
 }
 
-/** "\t ffffffff81000000 sym+0x1 (dso)" → [sym, dso]; undefined when the line is not a frame. Linear, no regex backtracking. */
-function splitFrame(line: string): [string, string | undefined] | undefined {
-  const t = line.trim();
-  const sp = t.search(/\s/);
-  const addr = sp < 0 ? t : t.slice(0, sp);
-  if (!/^[0-9a-fA-F]+$/.test(addr)) return undefined;
-  let rest = sp < 0 ? '' : t.slice(sp).trim();
-  let dso: string | undefined;
-  if (rest.endsWith(')')) {
-    const open = rest.lastIndexOf(' (');
-    if (open >= 0) { dso = rest.slice(open + 2, -1); rest = rest.slice(0, open).trim(); }
-    else if (rest.startsWith('(')) { dso = rest.slice(1, -1); rest = ''; }
+/**
+ * A stack frame line "\t ffffffff81000000 sym+0x1 (dso)" as the name it is folded under
+ * ("sym"; "[dso's file name]" for an unknown symbol); undefined when the line is not a frame.
+ * Read in place, by index, with one string made for the name: most lines of a log with call
+ * graphs are frames. Linear, no regex.
+ */
+export function frameOf(line: string): string | undefined {
+  // the trimmed line is [a, b); its first word, the address, is [a, sp)
+  let a = 0;
+  let b = line.length;
+  while (a < b && isJsSpace(line.charCodeAt(a))) a++;
+  while (b > a && isJsSpace(line.charCodeAt(b - 1))) b--;
+  let sp = a;
+  while (sp < b && !isJsSpace(line.charCodeAt(sp))) sp++;
+  if (sp === a) return undefined;
+  for (let i = a; i < sp; i++) if (!isHex(line.charCodeAt(i))) return undefined;
+  // the rest, trimmed: [r, b); "sym (dso)", "(dso)" or "sym"
+  let r = sp;
+  while (r < b && isJsSpace(line.charCodeAt(r))) r++;
+  let symEnd = b;
+  let dsoFrom = -1;
+  let dsoTo = -1;
+  if (r < b && line.charCodeAt(b - 1) === 41) { // ")"
+    const open = b - r >= 2 ? line.lastIndexOf(' (', b - 2) : -1;
+    if (open >= r) {
+      dsoFrom = open + 2;
+      dsoTo = b - 1;
+      symEnd = open;
+      while (symEnd > r && isJsSpace(line.charCodeAt(symEnd - 1))) symEnd--;
+    } else if (line.charCodeAt(r) === 40) { // "("
+      dsoFrom = r + 1;
+      dsoTo = b - 1;
+      symEnd = r;
+    }
   }
-  return [rest, dso];
+  // "sym+0x1c1" → "sym": a "+0x" and hex digits that end the symbol
+  let h = symEnd;
+  while (h > r && isHex(line.charCodeAt(h - 1))) h--;
+  if (h < symEnd && h - r >= 3 && line.charCodeAt(h - 1) === 120 && line.charCodeAt(h - 2) === 48 && line.charCodeAt(h - 3) === 43) symEnd = h - 3;
+  let name = line.slice(r, symEnd);
+  if (name === '' || name === '[unknown]') {
+    const dso = dsoFrom >= 0 ? line.slice(dsoFrom, dsoTo) : undefined;
+    if (dso && dso !== '[unknown]') name = '[' + (dso.split('/').pop() ?? dso) + ']';
+    else name = '[unknown]';
+  }
+  return name.includes(';') ? name.replace(/;/g, ':') : name;
 }
 
-/** "next_uptodate_folio+0x51" → "next_uptodate_folio"; "[unknown]" in "/usr/bin/python3.11" → "[python3.11]". */
-function frameName(sym: string, dso: string | undefined): string {
-  let s = sym.trim().replace(/\+0x[0-9a-fA-F]+$/, '');
-  if (s === '' || s === '[unknown]') {
-    if (dso && dso !== '[unknown]') s = '[' + (dso.split('/').pop() ?? dso) + ']';
-    else s = '[unknown]';
-  }
-  return s.replace(/;/g, ':');
+function isHex(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
 }
 
 export const perfScriptParser: CaptureParser = {
