@@ -534,7 +534,7 @@ export interface ExportOptions {
   path?: string | null;
   /**
    * HTML only: each chart also drawn interactively (zoom, hover) on a click — plotly.js inline
-   * (about 4.9 MB), allowed by its hash; the static SVG charts stay. Off by default.
+   * (about 1.1 MB), allowed by its hash; the static SVG charts stay. Off by default.
    */
   interactive?: boolean;
 }

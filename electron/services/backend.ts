@@ -26,6 +26,7 @@ import * as store from './captureStore';
 import { exportError, storeError } from './errors';
 import { PARSERS } from '../../shared/capture/registry';
 import { slug } from './bundle/exportBundle';
+import { APP_VERSION, NOTEBOOK_EXTENSION } from './appInfo';
 import { printWithChromium } from './report/pdf';
 import type { PdfPrinter } from './report/pdf';
 import { zipFiles } from './report/zipFiles';
@@ -33,14 +34,7 @@ import { zipFiles } from './report/zipFiles';
 /** Largest pasted capture accepted over the API (files on disk are streamed and have no limit). */
 export const MAX_CAPTURE_TEXT = 64 * 1024 * 1024;
 
-declare const __APP_VERSION__: string | undefined;
-export const APP_VERSION: string = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : '0.0.0-dev';
-
-export const NOTEBOOK_EXTENSION = '.tunebook';
-
-export function defaultNotebookPath(userDataDir: string): string {
-  return path.join(userDataDir, `notebook${NOTEBOOK_EXTENSION}`);
-}
+export { APP_VERSION, NOTEBOOK_EXTENSION, defaultNotebookPath } from './appInfo';
 
 export interface BackendOptions {
   notebookPath: string;

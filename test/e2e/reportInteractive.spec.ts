@@ -127,7 +127,7 @@ test('a hostile study\'s interactive report runs nothing of its text, and draws 
     await api.addResultMetric(e.id, { name: 'requests_per_second', value: 100 + 50 * i, unit: 'req/s', primary: true });
   }
   const r0 = await callApi<ExportResult>(page, 'exportStudy', study.id, { format: 'html', interactive: true });
-  // 4.9 MB: fetched by the test's own client (an array of numbers through page.evaluate takes half a minute)
+  // 1.2 MB: fetched by the test's own client (an array of numbers through page.evaluate takes half a minute)
   const token = await page.evaluate(() => sessionStorage.getItem('tunebook.token') ?? '');
   const res = await page.request.get(new URL(`/api/download/${r0.download!}?token=${encodeURIComponent(token)}`, page.url()).href);
   expect(res.ok()).toBe(true);

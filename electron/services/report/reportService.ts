@@ -89,7 +89,7 @@ export function reportInput(db: Db, sel: ReportSelection, opts: { appVersion: st
   };
 }
 
-/** The HTML report; `interactive`: with the charts' interactive versions (plotly.js inline, about 4.9 MB more). */
+/** The HTML report; `interactive`: with the charts' interactive versions (plotly.js inline, about 1.1 MB more). */
 export function reportHtml(db: Db, sel: ReportSelection, opts: { appVersion: string; now?: string; interactive?: boolean }): string {
   return renderHtml(buildStory(reportInput(db, sel, opts)), opts.interactive ? { interactive: interactiveScripts() } : {});
 }
