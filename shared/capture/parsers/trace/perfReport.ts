@@ -29,12 +29,34 @@ const MAX_DEPTH = 512;
 const MAX_PATH_FRAMES = 512;
 const MAX_CHAIN_CHARS = 8192;
 
+/**
+ * An entry row as perf report -q (--quiet) prints it, with no header above it: one or two percentages
+ * (Overhead, or Children and Self), perhaps -n's Samples and --show-total-period's Period, then the
+ * sort keys: "    79.66%     0.00%  burn     libc.so.6             [.] __libc_start_call_main".
+ */
+const QUIET_ROW = /^ *-?\d+\.\d\d%(?: +-?\d+\.\d\d%)?(?: +\d+){0,2}  +\S/;
+/** a symbol as perf prints it: "[.] main" (user), "[k] do_syscall_64" (kernel), [g] guest, [u] guest user, [H] hypervisor */
+const SYMBOL = /^\[[.kguH]\] /;
+/** a shared object as perf names it: "[kernel.kallsyms]", "[vdso]", a path, "libc.so.6", a module (not a command: "kworker/u4:2") */
+const DSO_LIKE = /^\[[^\]]+\]$|^\/|\.so(?:\.\d+)*$|\.ko$/;
+/** a call graph's lines under an entry: "---main", "--79.43%--main", "|" */
+const GRAPH_LINE = /^ +(?:---\S|\|?\s*--\d+\.\d+%--\S|\|\s*$)/;
+
 function detect(head: readonly string[]): number {
   let s = 0;
   let headerBlock = 0;
+  let quietRows = 0, quietSymbols = 0, graphLines = 0, hashLines = 0, otherLines = 0;
+  const rowLengths = new Set<number>();
   const n = Math.min(head.length, 200);
   for (let i = 0; i < n; i++) {
     const l = head[i]!;
+    if (l.startsWith('#')) hashLines++;
+    else if (QUIET_ROW.test(l)) {
+      quietRows++;
+      if (/ \[[.kguH]\] \S/.test(l)) quietSymbols++;
+      rowLengths.add(l.length);
+    } else if (l.trim() !== '' && !GRAPH_LINE.test(l) && !/^ {10,}\S/.test(l)) otherLines++;
+    if (GRAPH_LINE.test(l)) graphLines++;
     if (SAMPLES.test(l)) s += 0.6;
     else if (/^#\s+(Overhead|Children)\s+\S/.test(l)) s += 0.35;
     else if (/^#\s+Event count \(approx\.\):/.test(l)) s += 0.2;
@@ -45,7 +67,46 @@ function detect(head: readonly string[]): number {
   // perf report --header-only: the perf.data header block alone (perf script --header shows it too, with samples
   // after it, and its parser is surer of those)
   if (headerBlock >= 3) s += 0.6;
+  // perf report -q: rows (and call graphs) with no "#" line at all
+  // (its symbols are marked "[.] "; rows without them are padded to one width, as perf pads its columns)
+  if (hashLines === 0 && otherLines === 0 && quietRows >= 2 && (quietSymbols >= 2 || rowLengths.size === 1)) {
+    s += 0.45 + (quietSymbols >= 2 ? 0.25 : 0) + (graphLines >= 2 ? 0.2 : 0);
+  }
   return Math.min(0.97, s);
+}
+
+/**
+ * The header perf report -q leaves out, told from the first row's shape: Overhead, or Children and
+ * Self; a count is -n's Samples (the more common of the two; with two counts, Samples then Period);
+ * then perf's default sort keys, command, shared object and symbol (a symbol begins "[.] ", a shared
+ * object looks like a path, "[kernel.kallsyms]" or "lib….so"), or "pid:command" for --sort pid. Gives
+ * each column's name and where it starts, or null for a row it cannot tell.
+ */
+export function quietColumns(row: string): { name: string; start: number }[] | null {
+  const cells: { start: number; end: number; text: string }[] = [];
+  const re = /\S+(?: \S+)*/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(row))) cells.push({ start: m.index, end: m.index + m[0].length, text: m[0] });
+  let i = 0;
+  const names: string[] = [];
+  while (i < cells.length && /^-?\d+\.\d+%$/.test(cells[i]!.text)) i++;
+  if (i === 1) names.push('Overhead'); else if (i === 2) names.push('Children', 'Self'); else return null;
+  let counts = 0;
+  while (i + counts < cells.length && /^\d+$/.test(cells[i + counts]!.text)) counts++;
+  if (counts > 2) return null;
+  names.push(...['Samples', 'Period'].slice(0, counts));
+  const numbers = i + counts;
+  const keys = cells.slice(numbers);
+  // "[.] main" is one cell; a symbol with a run of blanks in it is cut into more, all of them the symbol's
+  const sym = keys.findIndex((c) => SYMBOL.test(c.text));
+  const named = sym >= 0 ? keys.slice(0, sym) : keys;
+  if (named.length > 2 || (sym < 0 && named.length === 0)) return null;
+  const pid = (t: string): boolean => /^\d+:\S/.test(t);
+  if (named.length === 2) names.push(pid(named[0]!.text) ? 'Pid:Command' : 'Command', 'Shared Object');
+  else if (named.length === 1) names.push(pid(named[0]!.text) ? 'Pid:Command' : DSO_LIKE.test(named[0]!.text) ? 'Shared Object' : 'Command');
+  if (sym >= 0) names.push('Symbol');
+  // a column starts where its cell does (text is left-aligned) or just after the cell before (numbers are right-aligned)
+  return names.map((name, j) => ({ name, start: j >= numbers ? cells[j]!.start : j === 0 ? 0 : cells[j - 1]!.end + 1 }));
 }
 
 const COLUMN_KEY = lookupTable({
@@ -84,7 +145,8 @@ interface GNode {
   line: number;
 }
 
-interface Entry { idx: number; base: number; label: string; symbol: string }
+/** `selfHeavy`: its Self is at least half its Children (of 1 % or more) */
+interface Entry { idx: number; base: number; label: string; symbol: string; selfHeavy: boolean }
 
 /** A chain (a path of the graph, a flat or folded line) before its percent is decided. */
 interface ChainRow { row: Cell[]; value: number | null; pct: boolean; base: number; root: boolean; frames: string[]; total: number }
@@ -124,7 +186,13 @@ class PerfReportSink implements LineSink {
   private fractal = false;
   private valueRatios: number[] = [];
   private anyNumeric = false;
-  private order = { first: 0, last: 0 };
+  /** chains that begin or end with their entry's own function (heavy: of entries that are selfHeavy) */
+  private order = { first: 0, last: 0, heavyFirst: 0, heavyLast: 0 };
+  /** line of the first row of a report with no header (perf report -q), else null */
+  private quiet: number | null = null;
+  /** where a -q report's first percentage ends, and the first row whose ends elsewhere (nested: --hierarchy) */
+  private quietEnd = -1;
+  private quietNested = 0;
 
   line(text: string, lineNo: number): void {
     const t = text.trim();
@@ -139,7 +207,11 @@ class PerfReportSink implements LineSink {
       if (vm) { this.endGraph(); this.endFlat(); this.flat = { value: Number(vm[1]), pct: vm[2] === '%', frames: [], cut: 0, line: lineNo }; this.mode = 'flat'; return; }
       if (this.flat && /^ {16}\S/.test(text)) { if (this.flat.frames.length < MAX_PATH_FRAMES) this.flat.frames.push(t); else this.flat.cut++; return; }
     }
-    if (this.spans && /^\s*-?\d+(\.\d+)?%/.test(text)) { this.endGraph(); this.endFlat(); this.msg.close(); this.entryRow(text, lineNo); return; }
+    if (!this.spans && !this.header && QUIET_ROW.test(text) && this.quietRow(text, lineNo)) { this.endGraph(); this.endFlat(); this.msg.close(); this.entryRow(text, lineNo); return; }
+    if (this.spans && /^\s*-?\d+(\.\d+)?%/.test(text)) {
+      if (this.quiet !== null && !this.quietNested && text.indexOf('%') + 1 !== this.quietEnd) this.quietNested = lineNo;
+      this.endGraph(); this.endFlat(); this.msg.close(); this.entryRow(text, lineNo); return;
+    }
     if (this.entry && /^\s+no entry >= [\d.]+%$/.test(text)) return; // --hierarchy: every child under --percent-limit
     if (this.entry && /^\s/.test(text)) { this.graphLine(text, lineNo); return; }
     if (this.rec.line(t, lineNo)) { this.msg.close(); return; }
@@ -206,9 +278,6 @@ class PerfReportSink implements LineSink {
       s.name = header.slice(s.start, Math.max(s.end, e)).trim();
       s.key = keyOf(s.name);
     }
-    const members = this.section?.members.length ?? 1;
-    const expand = (keys: string[]): string[] => keys.flatMap((k) =>
-      numericKey(k) && members > 1 ? this.section!.members.map((mem, j) => (j === 0 ? k : `${k}[${mem}]`)) : [k]);
     const last = spans[spans.length - 1];
     if (spans.length >= 2 && last && last.name.includes(' / ')) {
       // --hierarchy: "Overhead  Command / Shared Object / Symbol", one sort key per level of nested rows
@@ -216,11 +285,61 @@ class PerfReportSink implements LineSink {
       const over = spans.slice(0, -1);
       this.hier = { keys, nOver: over.length, base: -1, path: [] };
       this.spans = over;
-      this.entryKeys = [...expand(over.map((s) => s.key)), ...keys, 'level'];
+      this.entryKeys = [...this.expandKeys(over.map((s) => s.key)), ...keys, 'level'];
       return;
     }
+    this.useSpans(spans);
+  }
+
+  private useSpans(spans: Span[]): void {
     this.spans = spans;
-    this.entryKeys = expand(spans.map((s) => s.key));
+    this.entryKeys = this.expandKeys(spans.map((s) => s.key));
+  }
+
+  /** the entries table's keys for these columns: a number column once per --group member */
+  private expandKeys(keys: string[]): string[] {
+    const members = this.section?.members.length ?? 1;
+    return keys.flatMap((k) => (numericKey(k) && members > 1 ? this.section!.members.map((mem, j) => (j === 0 ? k : `${k}[${mem}]`)) : [k]));
+  }
+
+  /** perf report -q: no header; the columns are told from the first row (quietColumns) */
+  private quietRow(text: string, lineNo: number): boolean {
+    const cols = quietColumns(text);
+    if (!cols) return false;
+    this.useSpans(cols.map((c) => ({ name: c.name, key: keyOf(c.name), start: c.start, end: c.start })));
+    this.quiet = lineNo;
+    this.quietEnd = text.indexOf('%') + 1;
+    return true;
+  }
+
+  /**
+   * The end of a -q report: a lone sort key read as the command is the shared object when any row's
+   * looks like one (the top entry is often the program itself, "burn", under --sort dso); then say
+   * which columns were told from the rows' shape.
+   */
+  private endQuiet(): void {
+    if (this.quiet === null || !this.spans) return;
+    const i = this.entryKeys.indexOf('command');
+    if (i >= 0 && !this.quietNested && !this.entryKeys.includes('object') && !this.entryKeys.includes('symbol') && this.rows.some((r) => typeof r[i + 1] === 'string' && DSO_LIKE.test(r[i + 1] as string))) {
+      this.entryKeys[i] = 'object';
+      const sp = this.spans.find((s) => s.key === 'command')!;
+      sp.name = 'Shared Object';
+      sp.key = 'object';
+    }
+    // one count column: -n's Samples, or --show-total-period's Period, whose values are the event's
+    // period times the samples (cpu-clock: multiples of 250,000 ns), where sample counts are small and uneven
+    const c = this.entryKeys.indexOf('samples');
+    if (c >= 0 && !this.entryKeys.includes('period')) {
+      const counts = this.rows.map((r) => r[c + 1]).filter((v): v is number => typeof v === 'number' && v > 0);
+      if (counts.length && (counts.every((v) => v % 1000 === 0) || Math.min(...counts) >= 100_000)) {
+        this.entryKeys[c] = 'period';
+        const sp = this.spans.find((s) => s.key === 'samples')!;
+        sp.name = 'Period';
+        sp.key = 'period';
+      }
+    }
+    this.w.add(`line ${this.quiet}: rows with no header (perf report -q): columns read as ${this.spans.map((s) => s.name).join(', ')}, told from the rows' shape`);
+    if (this.quietNested) this.w.add(`line ${this.quietNested}: rows at other indents (perf report -q --hierarchy?): read as rows of one level`);
   }
 
   private headerFact(key: string, value: string): void {
@@ -327,7 +446,8 @@ class PerfReportSink implements LineSink {
     let label = ['command', 'symbol'].map((k) => String(at(k) ?? '')).filter(Boolean).join(' ');
     if (!label) label = keys.filter((k) => !numericKey(k) && k !== 'level').map((k) => String(at(k) ?? '')).filter(Boolean).join(' ');
     const symbol = String(at('symbol') ?? '').replace(/^\[[^\]]*\]\s+/, '');
-    this.entry = { idx: this.rows.length + this.droppedRows, base, label, symbol };
+    const self = iSelf >= 0 && iCh >= 0 ? Number(row[iSelf + 1]) : NaN;
+    this.entry = { idx: this.rows.length + this.droppedRows, base, label, symbol, selfHeavy: base >= 1 && self >= base / 2 };
     this.stack = [];
   }
 
@@ -459,8 +579,8 @@ class PerfReportSink implements LineSink {
       const name = (f: string): string => { const sp = f.indexOf(' '); return sp < 0 ? f : f.slice(0, sp); };
       const isFirst = name(frames[0]!) === entry.symbol;
       const isLast = name(last) === entry.symbol;
-      if (isFirst && !isLast) this.order.first++;
-      else if (isLast && !isFirst) this.order.last++;
+      if (isFirst && !isLast) { this.order.first++; if (entry.selfHeavy) this.order.heavyFirst++; }
+      else if (isLast && !isFirst) { this.order.last++; if (entry.selfHeavy) this.order.heavyLast++; }
     }
     this.chains.push({ row: [entry.idx, entry.label, null, total, '', value, lineNo], value, pct, base: entry.base, root: value === null, frames, total });
   }
@@ -506,6 +626,10 @@ class PerfReportSink implements LineSink {
     // without Children, a chain that ends at the entry's own function was printed caller first (-G)
     if (!children && this.order.last > this.order.first) return 'caller';
     if (!children && this.order.first > this.order.last) return 'callee';
+    // with Children, only an entry that spends at least half its time in itself tells: its own chains run from the
+    // outermost caller down to it (caller) or from it out to its callers (callee); an entry whose time is in its
+    // callees starts its chains with itself either way
+    if (children && this.order.heavyFirst > this.order.heavyLast) return 'callee';
     return children ? 'caller' : 'callee';
   }
 
@@ -521,6 +645,7 @@ class PerfReportSink implements LineSink {
   end() {
     this.endGraph();
     this.endFlat();
+    this.endQuiet();
     const out = this.out;
     const metrics: Metric[] = [];
     const multi = this.sections.length > 1;
