@@ -1,5 +1,5 @@
 /**
- * sfdisk -J / -d (util-linux 2.38.1, real partition tables written by sfdisk on image files and on a
+ * sfdisk -J / -d / -F (util-linux 2.38.1, real partition tables written by sfdisk on image files and on a
  * loop device of 4096-byte sectors). jc 1.22.5's --sfdisk reads `sfdisk -l` and the old (≤ 2.25) `-d`
  * dump but gives [] for the dump of util-linux ≥ 2.26 and has no JSON reader: -J is checked against
  * sfdisk's own -d of the same table and against fdisk's reading of `sfdisk -l` (itself checked against
@@ -189,5 +189,72 @@ describe('sfdisk -J and -d', () => {
     expect(all.patch.disks).toEqual([{ name: 'loop0', sizeBytes: 67108864, logicalSectorBytes: 4096, physicalSectorBytes: 4096, blockBytes: 4096, kind: 'unknown' }]);
     expect(all.sources).toMatchObject({ 'disks.loop0': 'sfdisk-J-gpt-4k.txt', 'disks.loop0.blockBytes': 'mkfs-ext4-loop-4k.txt' });
     expect(all.notes.filter((n) => /says/.test(n))).toEqual([]);
+  });
+});
+
+describe('sfdisk -F (--list-free): the unpartitioned space', () => {
+  type Free = { start: number; end: number; sectors: number; bytes: number | null; size: string; line: number };
+  const free = (c: ParsedCapture, key: string): Free[] => {
+    const t = c.tables![key]!;
+    return t.rows.map((r) => Object.fromEntries(t.columns.map((col, i) => [col, r[i]!]))) as Free[];
+  };
+
+  it('two disks: each one\'s free space as facts of the disk, and its ranges in bytes (sectors × its unit)', () => {
+    const c = sfdisk('sfdisk-F-two-disks.txt');
+    expect(c.kind).toBe('sfdisk');
+    expect(c.confidence).toBeGreaterThanOrEqual(0.95);
+    expect(c.warnings).toEqual([]);
+    expect(c.facts.disks).toEqual([
+      { name: 'tmp/sfdisk-free-gpt.img', logical_sector_bytes: 512, physical_sector_bytes: 512, unpartitioned_sectors: 1071071, unpartitioned_bytes: 548388352, free_ranges: 1 },
+      { name: 'tmp/sfdisk-free-dos.img', logical_sector_bytes: 512, physical_sector_bytes: 512, unpartitioned_sectors: 739968, unpartitioned_bytes: 378863616, free_ranges: 2 },
+    ].map((d) => ({ ...d, name: `/${d.name}` })));
+    expect(free(c, 'free:/tmp/sfdisk-free-dos.img')).toEqual([
+      { start: 206848, end: 399999, sectors: 193152, bytes: 193152 * 512, size: '94.3M', line: 14 },
+      { start: 501760, end: 1048575, sectors: 546816, bytes: 546816 * 512, size: '267M', line: 15 },
+    ]);
+    // what sfdisk says in all is what its ranges add up to
+    for (const d of c.facts.disks as Row[]) {
+      const rows = free(c, `free:${String(d.name)}`);
+      expect(rows.reduce((a, r) => a + r.sectors, 0)).toBe(d.unpartitioned_sectors);
+      expect(rows.reduce((a, r) => a + r.bytes!, 0)).toBe(d.unpartitioned_bytes);
+    }
+  });
+
+  it('-q prints the ranges alone (no device, no unit: bytes unknown); --bytes prints them in bytes', () => {
+    const q = sfdisk('sfdisk-F-quiet.txt');
+    expect(q.kind).toBe('sfdisk');
+    expect(q.warnings).toEqual([]);
+    const full = sfdisk('sfdisk-F-two-disks.txt');
+    const strip = (rows: Free[]) => rows.map(({ start, end, sectors, size }) => ({ start, end, sectors, size }));
+    expect(strip(free(q, 'free:1'))).toEqual(strip(free(full, 'free:/tmp/sfdisk-free-gpt.img')));
+    expect(strip(free(q, 'free:2'))).toEqual(strip(free(full, 'free:/tmp/sfdisk-free-dos.img')));
+    expect(free(q, 'free:2').map((r) => r.bytes)).toEqual([null, null]);
+    // nameless, so no disk of a hardware profile
+    expect(profileFromCaptures([toCaptureJson(q)]).patch.disks).toBeUndefined();
+    const b = sfdisk('sfdisk-F-bytes.txt');
+    expect(free(b, 'free:/tmp/sfdisk-free-dos.img').map((r) => [r.bytes, r.size])).toEqual([[98893824, '98893824'], [279969792, '279969792']]);
+  });
+
+  it('a 4096-byte-sector loop device, and a dump then -F of it: one disk with both', () => {
+    const f = sfdisk('sfdisk-F-4k.txt');
+    expect(f.facts.disks).toEqual([{ name: 'loop0', logical_sector_bytes: 4096, physical_sector_bytes: 4096, unpartitioned_sectors: 11006, unpartitioned_bytes: 45080576, free_ranges: 2 }]);
+    expect(free(f, 'free:loop0').map((r) => r.bytes)).toEqual([3840 * 4096, 7166 * 4096]);
+    const both = sfdisk('sfdisk-d-then-F-4k.txt');
+    expect(both.warnings).toEqual([]);
+    expect(both.facts.disks).toEqual([{
+      name: 'loop0', logical_sector_bytes: 4096, physical_sector_bytes: 4096, label_type: 'gpt', identifier: expect.any(String),
+      first_lba: 256, last_lba: 16381, partition_entries: 16, partitions: 2, unpartitioned_sectors: 11006, unpartitioned_bytes: 45080576, free_ranges: 2,
+    }]);
+    expect(Object.keys(both.tables!).sort()).toEqual(['free:loop0', 'partitions:loop0']);
+    // the free ranges are the gaps between the partitions, up to the last LBA
+    const parts = rows(both, 'loop0');
+    expect(parts.map((p) => [p.start, p.end])).toEqual([[256, 4351], [8192, 9215]]);
+    expect(free(both, 'free:loop0').map((r) => [r.start, r.end])).toEqual([[4352, 8191], [9216, 16381]]);
+  });
+
+  it('-F and --list-free are sfdisk\'s; a sum that does not add up is said', () => {
+    for (const cmd of ['sfdisk -F', 'sfdisk -F /dev/vda', 'sudo sfdisk --list-free /dev/vda']) expect(parserForCommand(cmd)?.id, cmd).toBe('sfdisk');
+    const off = parseText(fixture('sfdisk', 'sfdisk-F-4k.txt').replace(' 4352  8191    3840', ' 4352  8191    3841'));
+    expect(off.warnings).toEqual(['line 1: the free ranges of loop0 add up to other than the 11006 sectors sfdisk says']);
   });
 });

@@ -3,8 +3,11 @@
  * "label: gpt" … and "node : start=…, size=…, type=…" lines; the older "# partition table of /dev/sda",
  * "Id= 83" form), one disk or several one after another → disks[] facts in the fdisk shape (name,
  * logical_sector_bytes, label_type, identifier; first_lba / last_lba of a GPT) and a partitions table per
- * disk. A dump holds no disk size, so size_bytes is left out. `sfdisk -l` prints fdisk -l's layout and
- * is detected as `fdisk`; read here too when the kind is forced.
+ * disk. A dump holds no disk size, so size_bytes is left out. `sfdisk -F` (--list-free, libfdisk's
+ * list_freespace in disk-utils/fdisk-list.c): "Unpartitioned space DEV: 42.99 MiB, 45080576 bytes, 11006
+ * sectors", the units and sector size lines, then the free ranges (Start End Sectors Size; -q prints only
+ * these) → the disk's unpartitioned_bytes / unpartitioned_sectors facts and a free table per disk.
+ * `sfdisk -l` prints fdisk -l's layout and is detected as `fdisk`; read here too when the kind is forced.
  */
 import type { CaptureParser, FactValue, LineSink, ParseOutput, Table } from '../../types';
 import { headCommand, lookupTable } from '../kit';
@@ -24,6 +27,16 @@ interface Part { node: string | null; start: number | null; sectors: number | nu
 /** The headers sfdisk writes (libfdisk's script.c), JSON names beside the dump's. */
 const HEADERS = new Set(['label', 'label-id', 'device', 'unit', 'first-lba', 'last-lba', 'table-length', 'grain', 'sector-size']);
 const JSON_HEADER = lookupTable({ id: 'label-id', firstlba: 'first-lba', lastlba: 'last-lba', sectorsize: 'sector-size' });
+
+/** sfdisk -F: what it says of a device before its free ranges */
+const FREE_HEAD = /^Unpartitioned space (\S(?:.*\S)?): [\d.]+ \S+, (\d+) bytes, (\d+) sectors$/;
+const FREE_COLUMNS = /^Start +End +Sectors +Size$/;
+/** a free range: start, end, sectors, size ("15M" as printed, or bytes with --bytes) */
+const FREE_ROW = /^(\d+) +(\d+) +(\d+) +(\d+(?:\.\d+)?[KMGTPE]?)$/;
+
+/** One device's free space as sfdisk -F lists it. */
+interface Free { device: string | null; bytes: number | null; sectors: number | null; unit: number | null; logical: number | null; physical: number | null; rows: FreeRow[]; line: number }
+interface FreeRow { start: number; end: number; sectors: number; size: string; line: number }
 
 const MAX_JSON = 8 * 1024 * 1024;
 const MAX_LINE = 4096;
@@ -74,6 +87,10 @@ class SfdiskSink extends FactsSink {
   private jsonFirst = 0;
   private jsonCut = false;
   private nextTry = 0;
+  private readonly frees: Free[] = [];
+  /** the sfdisk -F device being read; `inRows` once its column header was seen */
+  private free: Free | null = null;
+  private inRows = false;
   /** sfdisk -l: fdisk's layout, read by fdisk's own sink */
   private list: LineSink | null = null;
 
@@ -87,6 +104,7 @@ class SfdiskSink extends FactsSink {
     if (t.startsWith('{')) { this.json = []; this.jsonFirst = lineNo; this.addJson(text, lineNo); return; }
     if (t.length > MAX_LINE) { this.warn(lineNo, t); return; }
     if (!this.dumps.length && /^Disk \S/.test(t) && t.includes(' bytes')) { this.list = fdiskParser.open(); this.list.line(text, lineNo); return; }
+    if (this.freeLine(t, lineNo)) return;
     let m = /^# partition table of (\S+)$/.exec(t);
     if (m) { this.startTable(m[1]!); return; }
     const colon = t.indexOf(' :');
@@ -103,6 +121,33 @@ class SfdiskSink extends FactsSink {
     if (t.startsWith('sfdisk:')) { this.warnings.push(`line ${lineNo}: ${t.slice(0, 160)}`); return; }
     if (/^(?:Warning|WARNING|Note:|DOS and Linux will interpret)/.test(t)) return;
     this.warn(lineNo, text);
+  }
+
+  /** sfdisk -F's lines; false for any other */
+  private freeLine(t: string, lineNo: number): boolean {
+    const m = FREE_HEAD.exec(t);
+    if (m) {
+      this.free = { device: m[1]!, bytes: int(m[2]), sectors: int(m[3]), unit: null, logical: null, physical: null, rows: [], line: lineNo };
+      this.frees.push(this.free);
+      this.inRows = false;
+      return true;
+    }
+    const f = this.free;
+    let u: RegExpExecArray | null;
+    if (f && !this.inRows && (u = /^Units: sectors of \d+ \* \d+ = (\d+) bytes$/.exec(t))) { f.unit = int(u[1]); return true; }
+    if (f && !this.inRows && (u = /^Sector size \(logical\/physical\): (\d+) bytes \/ (\d+) bytes$/.exec(t))) { f.logical = int(u[1]); f.physical = int(u[2]); return true; }
+    if (FREE_COLUMNS.test(t)) {
+      // -q: the columns alone, one header per device; -F: after its "Unpartitioned space" lines
+      if (!f || this.inRows) { this.free = { device: null, bytes: null, sectors: null, unit: null, logical: null, physical: null, rows: [], line: lineNo }; this.frees.push(this.free); }
+      this.inRows = true;
+      return true;
+    }
+    const r = this.inRows ? FREE_ROW.exec(t) : null;
+    if (!r) return false;
+    const start = int(r[1]), end = int(r[2]), sectors = int(r[3]);
+    if (start === null || end === null || sectors === null) return false;
+    this.free!.rows.push({ start, end, sectors, size: r[4]!, line: lineNo });
+    return true;
   }
 
   private startTable(device: string | null): void {
@@ -214,8 +259,40 @@ class SfdiskSink extends FactsSink {
         };
       }
     }
+    this.finishFree(disks, tables);
     if (disks.length) this.facts.disks = disks;
     if (Object.keys(tables).length) this.tables = tables;
+  }
+
+  /**
+   * sfdisk -F's devices: their free space as facts of the disk (one the dump or JSON also gave, else a
+   * new one) and their ranges as a table. Bytes are sectors × the unit; with -q, which prints no unit,
+   * only --bytes' sizes (plain numbers) are bytes.
+   */
+  private finishFree(disks: Disk[], tables: Record<string, Table>): void {
+    this.frees.forEach((f, i) => {
+      const name = (f.device ?? '').replace(/^\/dev\//, '');
+      let d = name ? disks.find((x) => x.name === name) : undefined;
+      if (!d) { d = { name }; disks.push(d); }
+      const unit = f.unit ?? f.logical;
+      if (f.logical !== null) d.logical_sector_bytes = f.logical;
+      if (f.physical !== null) d.physical_sector_bytes = f.physical;
+      const sectors = f.sectors ?? f.rows.reduce((a, r) => a + r.sectors, 0);
+      d.unpartitioned_sectors = sectors;
+      const bytes = f.bytes ?? (unit !== null && Number.isSafeInteger(sectors * unit) ? sectors * unit : null);
+      if (bytes !== null) d.unpartitioned_bytes = bytes;
+      d.free_ranges = f.rows.length;
+      const bytesOf = (r: FreeRow): number | null =>
+        unit !== null && Number.isSafeInteger(r.sectors * unit) ? r.sectors * unit : /^\d+$/.test(r.size) ? int(r.size) : null;
+      const key = name ? `free:${name}` : this.frees.length > 1 ? `free:${i + 1}` : 'free';
+      tables[key] = {
+        columns: ['start', 'end', 'sectors', 'bytes', 'size', 'line'],
+        rows: f.rows.map((r) => [r.start, r.end, r.sectors, bytesOf(r), r.size, r.line]),
+      };
+      if (f.sectors !== null && f.rows.length && f.rows.reduce((a, r) => a + r.sectors, 0) !== f.sectors) {
+        this.warnings.push(`line ${f.line}: the free ranges of ${name || 'the device'} add up to other than the ${f.sectors} sectors sfdisk says`);
+      }
+    });
   }
 
   /** what fdisk's sink read of `sfdisk -l` */
@@ -229,16 +306,19 @@ class SfdiskSink extends FactsSink {
 
 export const sfdiskParser: CaptureParser = {
   id: 'sfdisk',
-  title: 'sfdisk -J / -d',
+  title: 'sfdisk -J / -d / -F',
   // sfdisk -l is fdisk's (fdisk.ts); sfdisk without these writes a table and prints what it did
-  commands: [{ program: 'sfdisk', args: /(?:^|\s)(?:-[a-zA-Z]*[Jd][a-zA-Z]*|--json|--dump)(?:\s|=|$)/ }],
+  commands: [{ program: 'sfdisk', args: /(?:^|\s)(?:-[a-zA-Z]*[JdF][a-zA-Z]*|--json|--dump|--list-free)(?:\s|=|$)/ }],
   detect(head) {
     const n = Math.min(head.length, 200);
-    let label = false, unit = false, old = false, part = false;
+    let label = false, unit = false, old = false, part = false, freeCols = false, freeRows = 0;
     for (let i = 0; i < n; i++) {
       const l = head[i]!;
       if (l.length > MAX_LINE) continue;
       if (/^\s*"partitiontable"\s*:\s*\{/.test(l)) return 0.97;
+      if (FREE_HEAD.test(l)) return 0.95;
+      if (FREE_COLUMNS.test(l.trim())) freeCols = true;
+      else if (freeCols && FREE_ROW.test(l.trim())) freeRows++;
       if (/^label:\s*(?:dos|gpt|sun|sgi|bsd)\s*$/.test(l)) label = true;
       else if (/^unit:\s*sectors\s*$/.test(l)) unit = true;
       else if (/^# partition table of \S+$/.test(l)) old = true;
@@ -247,7 +327,8 @@ export const sfdiskParser: CaptureParser = {
     if ((label || old) && (unit || part)) return 0.95;
     if (part) return 0.9;
     const prompt = headCommand(head, ['sfdisk']) !== undefined ? 0.5 : 0;
-    return Math.max(prompt, label || old ? 0.4 : 0);
+    // sfdisk -F -q: the free ranges' columns and rows alone
+    return Math.max(prompt, label || old ? 0.4 : 0, freeCols && freeRows ? 0.6 : 0);
   },
   open: () => new SfdiskSink(),
 };
