@@ -30,6 +30,11 @@ describe('hey parser', () => {
     expect(val(c, 'phase_time_max_seconds', { phase: 'resp_wait' })).toBe(0.0088);
     expect(c.tables?.histogram?.rows[1]).toEqual([0.001, 55082]);
     expect(c.findings).toEqual([]);
+    // hey prints whole percentiles (10 … 99); a fraction, as a patched hey might print, is named as every parser names it
+    const frac = parseText(read('duration.txt').replace('  99% in 0.0015 secs', '  99% in 0.0015 secs\n  99.90% in 0.0031 secs'));
+    expect(frac.warnings).toEqual([]);
+    expect(val(frac, 'latency_p99_9_seconds')).toBe(0.0031);
+    expect(frac.metrics.find((m) => m.name === 'latency_p99_9_seconds')?.column).toBe('99.90%');
   });
 
   it('counts status codes and flags non-2xx', () => {

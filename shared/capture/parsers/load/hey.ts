@@ -12,7 +12,7 @@
 import type { CaptureParser, LineSink, ParseOutput, Table } from '../../types';
 import { commandLine, lookupTable } from '../kit';
 import { SeriesSet } from '../../series';
-import { Out, dec, headRuns, round, splitCsv } from './common';
+import { Out, dec, headRuns, pName, round, splitCsv } from './common';
 
 const TOOLS = ['hey'];
 const CSV_HEADER = /^response-time,DNS\+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset\s*$/;
@@ -206,7 +206,8 @@ class HeySink implements LineSink {
     const m = /^\s+(\d+(?:\.\d+)?)% in ([\d.]+) secs$/.exec(line);
     if (!m) return false;
     const p = Number(m[1]);
-    if (p > 0) this.out.metric(p >= 100 ? 'latency_max_seconds' : `latency_p${m[1]!.replace('.', '_')}_seconds`, Number(m[2]), 's', { column: `${m[1]!}%`, lines: lineNo });
+    // (hey prints whole percentiles, 10 … 99; a fraction is named as every parser names it: 99.90 → p99_9)
+    if (p > 0) this.out.metric(p >= 100 ? 'latency_max_seconds' : `latency_${pName(p)}_seconds`, Number(m[2]), 's', { column: `${m[1]!}%`, lines: lineNo });
     return true;
   }
 
