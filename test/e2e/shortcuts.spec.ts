@@ -11,7 +11,7 @@ import { addExperiment, addMetric, captureLinks, createStudy, experimentDetail }
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIO = path.join(HERE, '..', 'fixtures', 'captures', 'fio', 'fio-randwrite-4k-qd64-j64.txt');
 
-const LABELS = ['New experiment', 'Add result', 'Attach captures', 'Compare side by side', 'Search', 'Undo', 'Keyboard shortcuts'];
+const LABELS = ['New experiment', 'Add result', 'Attach captures', 'Compare side by side', 'Search', 'Undo', 'Back', 'Forward', 'Keyboard shortcuts'];
 
 /** Leave any text field: the focus on the main view, as after a click on it. */
 async function outOfFields(page: Page) {
@@ -30,6 +30,7 @@ test('the sheet lists every shortcut with its keys, opens with ?, F1 and its but
   await expect(rows.filter({ hasText: 'Search' }).locator('kbd kbd')).toHaveText(['Ctrl', 'K', '/']);
   await expect(rows.filter({ hasText: 'Undo' }).locator('kbd kbd')).toHaveText(['Ctrl', 'Z']);
   await expect(rows.filter({ hasText: 'New experiment' }).locator('kbd kbd')).toHaveText(['Alt', 'N']);
+  await expect(rows.filter({ hasText: 'Back' }).locator('kbd kbd')).toHaveText(['Alt', '←']);
   // while the sheet is open, the others wait (Ctrl+K would otherwise take the focus to search)
   await page.keyboard.press('Control+KeyK');
   await expect(search(page)).not.toBeFocused();

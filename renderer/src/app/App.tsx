@@ -104,6 +104,12 @@ function Window() {
       case 'undo':
         void undo();
         break;
+      case 'back':
+        window.history.back();
+        break;
+      case 'forward':
+        window.history.forward();
+        break;
       case 'shortcuts':
         setSheet(true);
         break;

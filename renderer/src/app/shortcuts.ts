@@ -20,7 +20,7 @@ export interface Combo {
   inTextField?: true;
 }
 
-export type ShortcutId = 'new-experiment' | 'add-result' | 'attach-captures' | 'compare' | 'search' | 'undo' | 'shortcuts';
+export type ShortcutId = 'new-experiment' | 'add-result' | 'attach-captures' | 'compare' | 'search' | 'undo' | 'back' | 'forward' | 'shortcuts';
 
 export interface Shortcut {
   id: ShortcutId;
@@ -40,10 +40,15 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: 'compare', label: 'Compare side by side', detail: 'the selected experiment as A', combos: [{ key: 'c', alt: true }] },
   { id: 'search', label: 'Search', combos: [{ key: 'k', mod: true, inTextField: true }, { key: '/' }] },
   { id: 'undo', label: 'Undo', detail: 'the last change (outside text fields)', combos: [{ key: 'z', mod: true }] },
+  // the browser's own keys for its history, kept by the page so that the desktop app has them too
+  { id: 'back', label: 'Back', detail: 'to the view before', combos: [{ key: 'ArrowLeft', alt: true }] },
+  { id: 'forward', label: 'Forward', combos: [{ key: 'ArrowRight', alt: true }] },
   { id: 'shortcuts', label: 'Keyboard shortcuts', detail: 'this list', combos: [{ key: '?' }, { key: 'F1', inTextField: true }] },
 ];
 
 const LETTER = /^[a-z]$/;
+/** keys written as their sign */
+const KEY_NAMES: Readonly<Record<string, string>> = { ArrowLeft: '←', ArrowRight: '→' };
 
 /** Whether the key press is the combo (modifiers exact; Shift is part of a typed symbol such as '?'). */
 export function matches(e: Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>, c: Combo, mac: boolean): boolean {
@@ -64,7 +69,7 @@ export function comboKeys(c: Combo, mac: boolean = IS_MAC): string[] {
   if (c.mod) keys.push(mac ? '⌘' : 'Ctrl');
   if (c.alt) keys.push(mac ? '⌥' : 'Alt');
   if (c.shift) keys.push(mac ? '⇧' : 'Shift');
-  keys.push(LETTER.test(c.key) ? c.key.toUpperCase() : c.key);
+  keys.push(LETTER.test(c.key) ? c.key.toUpperCase() : KEY_NAMES[c.key] ?? c.key);
   return keys;
 }
 
