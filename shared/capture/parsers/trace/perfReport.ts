@@ -77,10 +77,11 @@ function detect(head: readonly string[]): number {
 
 /**
  * The header perf report -q leaves out, told from the first row's shape: Overhead, or Children and
- * Self; a count is -n's Samples (the more common of the two; with two counts, Samples then Period);
- * then perf's default sort keys, command, shared object and symbol (a symbol begins "[.] ", a shared
- * object looks like a path, "[kernel.kallsyms]" or "lib….so"), or "pid:command" for --sort pid. Gives
- * each column's name and where it starts, or null for a row it cannot tell.
+ * Self; a count is -n's Samples (with two counts, Samples then Period; a lone count is told to be
+ * --show-total-period's Period from all the rows' values at the end: endQuiet); then perf's default
+ * sort keys, command, shared object and symbol (a symbol begins "[.] ", a shared object looks like a
+ * path, "[kernel.kallsyms]" or "lib….so"), or "pid:command" for --sort pid. Gives each column's name
+ * and where it starts, or null for a row it cannot tell.
  */
 export function quietColumns(row: string): { name: string; start: number }[] | null {
   const cells: { start: number; end: number; text: string }[] = [];
