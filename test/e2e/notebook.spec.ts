@@ -18,6 +18,13 @@ test('open a new notebook by path, then go back through the recent list', async 
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('notebook-path')).toContainText('second.tunebook');
   await expect(page.getByRole('navigation', { name: 'Studies' }).getByText('No studies yet.')).toBeVisible();
+  // Back does not show the first notebook's study as if it were this one's (its id names nothing here)
+  await expect(page).toHaveURL(/#\/$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/#\/$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'in the first notebook' })).toHaveCount(0);
+  await expect(page.getByRole('alert').filter({ hasText: 'does not exist' })).toHaveCount(0);
+  await expect(page.getByTestId('notebook-path')).toContainText('second.tunebook');
 
   await page.getByRole('button', { name: 'Open notebook…' }).click();
   dialog = page.getByRole('dialog', { name: 'Open notebook' });

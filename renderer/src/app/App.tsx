@@ -36,7 +36,7 @@ export function App() {
 }
 
 function Window() {
-  const { api, route, navigate, invalidate } = useApp();
+  const { api, route, navigate, notebookOpened, invalidate } = useApp();
   const { reparseAll, compact, importBundle } = useImport();
   const { show } = useToasts();
   // File › Import Captures… (Electron): the chosen files wait here for a target experiment
@@ -64,7 +64,7 @@ function Window() {
 
   // Reload everything when the notebook changes (File › Open in Electron); data changes reload only
   // the views that show them (useQuery).
-  useEffect(() => api.on('onDidChangeNotebook', () => { clearUndo(); navigate({ name: 'home' }); invalidate(); }), [api, navigate, invalidate]);
+  useEffect(() => api.on('onDidChangeNotebook', () => { clearUndo(); notebookOpened(); invalidate(); }), [api, notebookOpened, invalidate]);
 
   // The keyboard shortcuts (app/shortcuts.ts: the same table the Keyboard shortcuts sheet lists).
   // Ctrl+Z (Cmd+Z on macOS) takes back this window's last change, except in a text field (there it

@@ -36,7 +36,17 @@ interface AppState {
   onDataChange: (fn: (c: DataChange) => void) => () => void;
   route: Route;
   navigate: (route: Route) => void;
+  /** another notebook is open: its start page, and Back no longer reaches the views of the one before */
+  notebookOpened: () => void;
 }
+
+/** the notebook a history entry was made in (undefined: an entry of no notebook, such as an address typed) */
+function entryNotebook(state: unknown): string | undefined {
+  const n = typeof state === 'object' && state !== null ? (state as { notebook?: unknown }).notebook : undefined;
+  return typeof n === 'string' ? n : undefined;
+}
+
+const newNotebookId = (): string => Math.random().toString(36).slice(2, 10);
 
 const AppContext = createContext<AppState | null>(null);
 
@@ -45,17 +55,38 @@ export function AppProvider({ api, children }: { api: TunebookApi; children: Rea
   // the route lives in the URL's fragment too (routeUrl.ts): Back, Forward and a reload find the same view
   const [route, setRoute] = useState<Route>(() => routeFromHash(window.location.hash));
   const current = useRef(route);
+  // each history entry says which notebook it was made in (an id per notebook opened in this window,
+  // kept across a reload by the entry itself), so that Back after File › Open never shows the ids of
+  // the notebook before as if they were this one's
+  const notebook = useRef<string>(entryNotebook(window.history.state) ?? newNotebookId());
+  useEffect(() => { window.history.replaceState({ notebook: notebook.current }, ''); }, []);
   const navigate = useCallback((next: Route) => {
     const hash = routeToHash(next);
     if (hash !== window.location.hash) {
-      if (sameView(current.current, next)) window.history.replaceState(null, '', hash);
-      else window.history.pushState(null, '', hash);
+      if (sameView(current.current, next)) window.history.replaceState({ notebook: notebook.current }, '', hash);
+      else window.history.pushState({ notebook: notebook.current }, '', hash);
     }
     current.current = next;
     setRoute(next);
   }, []);
+  const notebookOpened = useCallback(() => {
+    notebook.current = newNotebookId();
+    navigate({ name: 'home' });
+  }, [navigate]);
   useEffect(() => {
-    const onPop = () => { const r = routeFromHash(window.location.hash); current.current = r; setRoute(r); };
+    const onPop = (e: PopStateEvent) => {
+      const from = entryNotebook(e.state);
+      // an entry of another notebook: its view is not this notebook's (an address typed or a link followed has no notebook)
+      if (from !== undefined && from !== notebook.current) {
+        window.history.replaceState({ notebook: notebook.current }, '', routeToHash({ name: 'home' }));
+        current.current = { name: 'home' };
+        setRoute(current.current);
+        return;
+      }
+      const r = routeFromHash(window.location.hash);
+      current.current = r;
+      setRoute(r);
+    };
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, []);
@@ -69,7 +100,7 @@ export function AppProvider({ api, children }: { api: TunebookApi; children: Rea
     if (c.all) invalidate();
     else for (const fn of [...listeners.current]) fn(c);
   }), [api, invalidate]);
-  const value = useMemo(() => ({ api, revision, invalidate, onDataChange, route, navigate }), [api, revision, invalidate, onDataChange, route, navigate]);
+  const value = useMemo(() => ({ api, revision, invalidate, onDataChange, route, navigate, notebookOpened }), [api, revision, invalidate, onDataChange, route, navigate, notebookOpened]);
   return <AppContext.Provider value={value}>{children}</AppContext.Provider>;
 }
 
