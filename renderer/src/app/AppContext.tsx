@@ -60,15 +60,15 @@ export function AppProvider({ api, children }: { api: TunebookApi; children: Rea
   // the notebook before as if they were this one's
   const notebook = useRef<string>(entryNotebook(window.history.state) ?? newNotebookId());
   useEffect(() => { window.history.replaceState({ notebook: notebook.current }, ''); }, []);
+  const show = useCallback((r: Route) => { current.current = r; setRoute(r); }, []);
   const navigate = useCallback((next: Route) => {
     const hash = routeToHash(next);
     if (hash !== window.location.hash) {
       if (sameView(current.current, next)) window.history.replaceState({ notebook: notebook.current }, '', hash);
       else window.history.pushState({ notebook: notebook.current }, '', hash);
     }
-    current.current = next;
-    setRoute(next);
-  }, []);
+    show(next);
+  }, [show]);
   const notebookOpened = useCallback(() => {
     notebook.current = newNotebookId();
     navigate({ name: 'home' });
@@ -79,17 +79,12 @@ export function AppProvider({ api, children }: { api: TunebookApi; children: Rea
       // an entry of another notebook: its view is not this notebook's (an address typed or a link followed has no notebook)
       if (from !== undefined && from !== notebook.current) {
         window.history.replaceState({ notebook: notebook.current }, '', routeToHash({ name: 'home' }));
-        current.current = { name: 'home' };
-        setRoute(current.current);
-        return;
-      }
-      const r = routeFromHash(window.location.hash);
-      current.current = r;
-      setRoute(r);
+        show({ name: 'home' });
+      } else show(routeFromHash(window.location.hash));
     };
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
-  }, []);
+  }, [show]);
   const invalidate = useCallback(() => setRevision((r) => r + 1), []);
   const listeners = useRef(new Set<(c: DataChange) => void>());
   const onDataChange = useCallback((fn: (c: DataChange) => void) => {

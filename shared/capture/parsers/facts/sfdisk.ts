@@ -69,6 +69,10 @@ export function dumpFields(rest: string): [string, string][] {
   return out;
 }
 
+/** sectors × sector size in bytes, when both are known and the product is exact */
+const sectorBytes = (sectors: number | null, size: number | null): number | null =>
+  sectors !== null && size !== null && Number.isSafeInteger(sectors * size) ? sectors * size : null;
+
 const int = (v: unknown): number | null => {
   const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
   return /^\d{1,20}$/.test(s) && Number.isSafeInteger(Number(s)) ? Number(s) : null;
@@ -126,19 +130,14 @@ class SfdiskSink extends FactsSink {
   /** sfdisk -F's lines; false for any other */
   private freeLine(t: string, lineNo: number): boolean {
     const m = FREE_HEAD.exec(t);
-    if (m) {
-      this.free = { device: m[1]!, bytes: int(m[2]), sectors: int(m[3]), unit: null, logical: null, physical: null, rows: [], line: lineNo };
-      this.frees.push(this.free);
-      this.inRows = false;
-      return true;
-    }
+    if (m) { this.startFree(m[1]!, int(m[2]), int(m[3]), lineNo); return true; }
     const f = this.free;
     let u: RegExpExecArray | null;
     if (f && !this.inRows && (u = /^Units: sectors of \d+ \* \d+ = (\d+) bytes$/.exec(t))) { f.unit = int(u[1]); return true; }
     if (f && !this.inRows && (u = /^Sector size \(logical\/physical\): (\d+) bytes \/ (\d+) bytes$/.exec(t))) { f.logical = int(u[1]); f.physical = int(u[2]); return true; }
     if (FREE_COLUMNS.test(t)) {
       // -q: the columns alone, one header per device; -F: after its "Unpartitioned space" lines
-      if (!f || this.inRows) { this.free = { device: null, bytes: null, sectors: null, unit: null, logical: null, physical: null, rows: [], line: lineNo }; this.frees.push(this.free); }
+      if (!f || this.inRows) this.startFree(null, null, null, lineNo);
       this.inRows = true;
       return true;
     }
@@ -148,6 +147,12 @@ class SfdiskSink extends FactsSink {
     if (start === null || end === null || sectors === null) return false;
     this.free!.rows.push({ start, end, sectors, size: r[4]!, line: lineNo });
     return true;
+  }
+
+  private startFree(device: string | null, bytes: number | null, sectors: number | null, line: number): void {
+    this.free = { device, bytes, sectors, unit: null, logical: null, physical: null, rows: [], line };
+    this.frees.push(this.free);
+    this.inRows = false;
   }
 
   private startTable(device: string | null): void {
@@ -253,7 +258,7 @@ class SfdiskSink extends FactsSink {
           columns: ['node', 'start', 'end', 'sectors', 'bytes', 'type', 'uuid', 'name', 'attrs', 'bootable'],
           rows: t.parts.map((p) => [
             p.node, p.start, p.start !== null && p.sectors !== null && p.sectors > 0 ? p.start + p.sectors - 1 : null, p.sectors,
-            p.sectors !== null && sector !== null && Number.isSafeInteger(p.sectors * sector) ? p.sectors * sector : null,
+            sectorBytes(p.sectors, sector),
             p.type, p.uuid, p.name, p.attrs, p.bootable ? 1 : 0,
           ]),
         };
@@ -277,19 +282,19 @@ class SfdiskSink extends FactsSink {
       const unit = f.unit ?? f.logical;
       if (f.logical !== null) d.logical_sector_bytes = f.logical;
       if (f.physical !== null) d.physical_sector_bytes = f.physical;
-      const sectors = f.sectors ?? f.rows.reduce((a, r) => a + r.sectors, 0);
+      const summed = f.rows.reduce((a, r) => a + r.sectors, 0);
+      const sectors = f.sectors ?? summed;
       d.unpartitioned_sectors = sectors;
-      const bytes = f.bytes ?? (unit !== null && Number.isSafeInteger(sectors * unit) ? sectors * unit : null);
+      const bytes = f.bytes ?? sectorBytes(sectors, unit);
       if (bytes !== null) d.unpartitioned_bytes = bytes;
       d.free_ranges = f.rows.length;
-      const bytesOf = (r: FreeRow): number | null =>
-        unit !== null && Number.isSafeInteger(r.sectors * unit) ? r.sectors * unit : /^\d+$/.test(r.size) ? int(r.size) : null;
+      const bytesOf = (r: FreeRow): number | null => sectorBytes(r.sectors, unit) ?? (/^\d+$/.test(r.size) ? int(r.size) : null);
       const key = name ? `free:${name}` : this.frees.length > 1 ? `free:${i + 1}` : 'free';
       tables[key] = {
         columns: ['start', 'end', 'sectors', 'bytes', 'size', 'line'],
         rows: f.rows.map((r) => [r.start, r.end, r.sectors, bytesOf(r), r.size, r.line]),
       };
-      if (f.sectors !== null && f.rows.length && f.rows.reduce((a, r) => a + r.sectors, 0) !== f.sectors) {
+      if (f.sectors !== null && f.rows.length && summed !== f.sectors) {
         this.warnings.push(`line ${f.line}: the free ranges of ${name || 'the device'} add up to other than the ${f.sectors} sectors sfdisk says`);
       }
     });

@@ -36,7 +36,10 @@ const MAX_CHAIN_CHARS = 8192;
  */
 const QUIET_ROW = /^ *-?\d+\.\d\d%(?: +-?\d+\.\d\d%)?(?: +\d+){0,2}  +\S/;
 /** a symbol as perf prints it: "[.] main" (user), "[k] do_syscall_64" (kernel), [g] guest, [u] guest user, [H] hypervisor */
-const SYMBOL = /^\[[.kguH]\] /;
+const SYMBOL_MARK = '\\[[.kguH]\\] ';
+const SYMBOL = new RegExp(`^${SYMBOL_MARK}`);
+/** a row with a symbol among its cells */
+const ROW_SYMBOL = new RegExp(` ${SYMBOL_MARK}\\S`);
 /** a shared object as perf names it: "[kernel.kallsyms]", "[vdso]", a path, "libc.so.6", a module (not a command: "kworker/u4:2") */
 const DSO_LIKE = /^\[[^\]]+\]$|^\/|\.so(?:\.\d+)*$|\.ko$/;
 /** a call graph's lines under an entry: "---main", "--79.43%--main", "|" */
@@ -53,7 +56,7 @@ function detect(head: readonly string[]): number {
     if (l.startsWith('#')) hashLines++;
     else if (QUIET_ROW.test(l)) {
       quietRows++;
-      if (/ \[[.kguH]\] \S/.test(l)) quietSymbols++;
+      if (ROW_SYMBOL.test(l)) quietSymbols++;
       rowLengths.add(l.length);
     } else if (l.trim() !== '' && !GRAPH_LINE.test(l) && !/^ {10,}\S/.test(l)) otherLines++;
     if (GRAPH_LINE.test(l)) graphLines++;
@@ -322,25 +325,26 @@ class PerfReportSink implements LineSink {
     if (this.quiet === null || !this.spans) return;
     const i = this.entryKeys.indexOf('command');
     if (i >= 0 && !this.quietNested && !this.entryKeys.includes('object') && !this.entryKeys.includes('symbol') && this.rows.some((r) => typeof r[i + 1] === 'string' && DSO_LIKE.test(r[i + 1] as string))) {
-      this.entryKeys[i] = 'object';
-      const sp = this.spans.find((s) => s.key === 'command')!;
-      sp.name = 'Shared Object';
-      sp.key = 'object';
+      this.renameColumn('command', 'Shared Object');
     }
     // one count column: -n's Samples, or --show-total-period's Period, whose values are the event's
     // period times the samples (cpu-clock: multiples of 250,000 ns), where sample counts are small and uneven
     const c = this.entryKeys.indexOf('samples');
     if (c >= 0 && !this.entryKeys.includes('period')) {
       const counts = this.rows.map((r) => r[c + 1]).filter((v): v is number => typeof v === 'number' && v > 0);
-      if (counts.length && (counts.every((v) => v % 1000 === 0) || Math.min(...counts) >= 100_000)) {
-        this.entryKeys[c] = 'period';
-        const sp = this.spans.find((s) => s.key === 'samples')!;
-        sp.name = 'Period';
-        sp.key = 'period';
-      }
+      if (counts.length && (counts.every((v) => v % 1000 === 0) || Math.min(...counts) >= 100_000)) this.renameColumn('samples', 'Period');
     }
     this.w.add(`line ${this.quiet}: rows with no header (perf report -q): columns read as ${this.spans.map((s) => s.name).join(', ')}, told from the rows' shape`);
     if (this.quietNested) this.w.add(`line ${this.quietNested}: rows at other indents (perf report -q --hierarchy?): read as rows of one level`);
+  }
+
+  /** a -q column told otherwise at the end: its span and its key in the entries table */
+  private renameColumn(key: string, name: string): void {
+    const to = keyOf(name);
+    this.entryKeys[this.entryKeys.indexOf(key)] = to;
+    const sp = this.spans!.find((s) => s.key === key)!;
+    sp.name = name;
+    sp.key = to;
   }
 
   private headerFact(key: string, value: string): void {
