@@ -120,7 +120,8 @@ export function writeLog(file, log, targetBytes) {
 export async function streamOnce(CaptureStream, file, bytes, opts = {}) {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const s = new CaptureStream(opts);
+  // told the file's size, as the CLI's stream is (its stores size their arrays from the share read)
+  const s = new CaptureStream({ size: bytes, ...opts });
   for await (const chunk of fs.createReadStream(file, { encoding: 'utf8', highWaterMark: CHUNK })) s.write(chunk);
   const out = s.end();
   const secs = (performance.now() - t0) / 1000;

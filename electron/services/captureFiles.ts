@@ -113,9 +113,9 @@ export async function parseFile(file: string, opts: ParseFileOptions = {}): Prom
   if (special && !st.isFIFO()) throw new TunebookError('invalid', `${label} is ${special}, not a file: not read.`);
   const sparse = await sparseProblem(file, st, label).catch((e: unknown) => { throw readProblem(e, label); });
   if (sparse) throw sparse;
-  const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), ...(opts.context ? { context: opts.context } : {}), file: opts.name ?? path.basename(file) });
   // /proc files say 0 bytes and have content: the total is then unknown, what was read is shown
   const total = opts.bytes !== undefined ? Math.min(opts.bytes, st.size) : st.size;
+  const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), ...(opts.context ? { context: opts.context } : {}), file: opts.name ?? path.basename(file), size: total });
   // UTF-8, or UTF-16 when the first bytes say so (PowerShell's >): the same decoding as the store's
   const decoder = captureDecoder(asciiText);
   let read = 0;

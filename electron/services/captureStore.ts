@@ -146,7 +146,7 @@ export async function stageCapture(file: string, name: string, opts: StageOption
   let stagerDone = false;
   let halved: HalvedStream | null = null;
   try {
-    const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), ...(opts.context ? { context: opts.context } : {}), file: name });
+    const stream = new CaptureStream({ ...(opts.kind ? { kind: opts.kind } : {}), ...(opts.context ? { context: opts.context } : {}), file: name, size: total });
     const decoder = captureDecoder(asciiText);
     // a long capture of few series is parsed on two cores; one of many stays on one (SPLIT_MAX_SERIES says why)
     halved = new HalvedStream(stream, decoder, file, total, {
@@ -611,7 +611,7 @@ export async function reparseCapture(db: Db, id: number, kind?: string | null): 
   const forced = kind === undefined ? row.forced_kind : kind;
   // what a capture kit's manifest told when it was stored is kept in its parse: read it the same way again
   const context = storedCaptureJson(db, id).context;
-  const stream = new CaptureStream({ ...(forced ? { kind: forced } : {}), ...(context ? { context } : {}), file: row.name });
+  const stream = new CaptureStream({ ...(forced ? { kind: forced } : {}), ...(context ? { context } : {}), file: row.name, size: row.size });
   const decoder = captureDecoder(asciiText);
   let n = 0;
   for (const bytes of captureBytes(db, id)) {

@@ -137,7 +137,16 @@ export interface ParseOptions {
   sampleBase?: number;
   /** points kept per series, for the parsers that take it (SinkOptions.budget; tests) */
   budget?: number;
+  /** the input's length in bytes, when known (a file's size): its share read is the sink's pace (SinkOptions.pace) */
+  size?: number;
 }
+
+/**
+ * Read this far into an input of known size, the share read tells the rate of samples well enough
+ * for a store to size its arrays from it (RowStore.grown): a 64 KiB piece being parsed is then at
+ * most 1.6 % of what was read.
+ */
+const PACE_FROM_CHARS = 4 << 20;
 
 /** Where a stream is at a cut between two halves (shared/capture/split.ts): its sink's splitState and the lines read. */
 export interface SplitPoint { samples: number; key: string; settled: string; series: number; lines: number }
@@ -160,6 +169,10 @@ export class CaptureStream {
   private cut = 0;
   /** the sink reads lines in place (LineSink.span) */
   private spans = false;
+  /** characters written (UTF-8 bytes, for most logs all ASCII) */
+  private written = 0;
+  /** the share of the input written, once PACE_FROM_CHARS are (SinkOptions.pace) */
+  private readonly pace = { share: 0 };
 
   constructor(private readonly opts: ParseOptions = {}) {
     if (opts.kind) {
@@ -178,6 +191,7 @@ export class CaptureStream {
     const sinkOpts: SinkOptions = {
       ...(this.opts.sampleBase !== undefined ? { sampleBase: this.opts.sampleBase } : {}),
       ...(this.opts.budget !== undefined ? { budget: this.opts.budget } : {}),
+      pace: this.pace,
     };
     try { this.sink = p.open(sinkOpts); } catch (e) { this.sink = TEXT_PARSER.open(); this.extraWarnings.push(`parser ${p.id} failed to start: ${String(e)}`); }
     this.spans = typeof this.sink.span === 'function';
@@ -249,6 +263,12 @@ export class CaptureStream {
 
   /** Feed a chunk of text. Lines end at \n, \r\n or a lone \r (terminal progress output). */
   write(chunk: string): void {
+    const size = this.opts.size;
+    if (size !== undefined && size > 0) {
+      // the share as of this chunk's end: what its samples are counted against while it is parsed
+      this.written += chunk.length;
+      if (this.written >= PACE_FROM_CHARS) this.pace.share = Math.min(1, this.written / size);
+    }
     if (this.sniff !== null) {
       this.sniff += chunk;
       if (this.sniff.length < SNIFF_CHARS) return;

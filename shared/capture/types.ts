@@ -244,6 +244,20 @@ export interface SinkOptions {
   sampleBase?: number;
   /** points kept per series (MAX_POINTS_PER_SERIES), for tests: the split-capable sinks take it */
   budget?: number;
+  /**
+   * How much of the input is read (CaptureStream, told the input's size): the stores of the sinks
+   * that keep long series (parsers/sysstat/common.ts) guess from it how many points they will end
+   * with, and grow once to that instead of doubling their way up.
+   */
+  pace?: ReadPace;
+}
+
+/**
+ * The share of the input read so far, 0 … 1, kept up to date by its stream as it reads: 0 while
+ * unknown (no size told, or too little read for the share to tell the rate of samples).
+ */
+export interface ReadPace {
+  readonly share: number;
 }
 
 /**

@@ -143,7 +143,7 @@ class IostatSink implements LineSink {
   private spanMiss = 0;
 
   constructor(opts: SinkOptions = {}) {
-    this.col = new Collector(opts.budget, opts.sampleBase);
+    this.col = Collector.open(opts);
   }
 
   /** the whole has `total` samples, counted ahead (split.ts): the stores take just the room they will need */

@@ -46,5 +46,5 @@ export const mpstat: CaptureParser = {
     }
     return score;
   },
-  open: () => new TimeTableSink(MPSTAT_SPEC),
+  open: (opts) => new TimeTableSink(MPSTAT_SPEC, opts),
 };

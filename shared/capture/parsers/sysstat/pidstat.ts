@@ -50,5 +50,5 @@ export const pidstat: CaptureParser = {
     }
     return 0;
   },
-  open: () => new TimeTableSink(PIDSTAT_SPEC),
+  open: (opts) => new TimeTableSink(PIDSTAT_SPEC, opts),
 };

@@ -5,7 +5,7 @@
  * same series as sar (SAR_COLUMNS names and units, labels cpu / device / iface …); restart and
  * comment records (-C) go to tables.records like sar's.
  */
-import type { CaptureParser, FactValue, LineSink, ParseOutput, Table } from '../../types';
+import type { CaptureParser, FactValue, LineSink, ParseOutput, SinkOptions, Table } from '../../types';
 import { emptyOutput, lookupTable, textRecord } from '../kit';
 import { Collector, isNumTok, numAt } from './common';
 import { INTERRUPTS, SAR_COLUMNS, SAR_SPEC } from './sar';
@@ -46,12 +46,16 @@ const CSV_HEAD = /^#\s*hostname;interval;timestamp;/;
 
 class SadfCsvSink implements LineSink {
   private readonly out: ParseOutput = emptyOutput();
-  private readonly col = new Collector();
+  private readonly col: Collector;
   private readonly headers = new Map<string, CsvHeader>();
   private header: CsvHeader | null = null;
   private readonly events: (string | number | null)[][] = [];
   private warnCount = 0;
   private rows = 0;
+
+  constructor(opts: SinkOptions = {}) {
+    this.col = Collector.open(opts);
+  }
 
   private warn(lineNo: number, t: string, why = 'could not read'): void {
     if (this.warnCount++ < MAX_WARN) this.out.warnings.push(`line ${lineNo}: ${why} "${t.length > 80 ? t.slice(0, 80) + '…' : t}"`);
@@ -224,7 +228,7 @@ export const sadfCsv: CaptureParser = {
     }
     return 0;
   },
-  open: () => new SadfCsvSink(),
+  open: (opts) => new SadfCsvSink(opts),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -275,7 +279,7 @@ const MAX_WHOLE = 256 * 1048576;
 
 class SadfJsonSink implements LineSink {
   private readonly out: ParseOutput = emptyOutput();
-  private readonly col = new Collector();
+  private readonly col: Collector;
   private readonly events: (string | number | null)[][] = [];
   /** the whole document, when it is not laid out one record per line block (jq -c …) */
   private whole: string[] | null = null;
@@ -288,6 +292,10 @@ class SadfJsonSink implements LineSink {
 
   private wholeChars = 0;
   private bufChars = 0;
+
+  constructor(opts: SinkOptions = {}) {
+    this.col = Collector.open(opts);
+  }
 
   line(text: string, lineNo: number): void {
     if (this.whole) {
@@ -458,5 +466,5 @@ export const sadfJson: CaptureParser = {
     }
     return 0;
   },
-  open: () => new SadfJsonSink(),
+  open: (opts) => new SadfJsonSink(opts),
 };

@@ -132,5 +132,5 @@ export const sar: CaptureParser = {
     }
     return score;
   },
-  open: () => new TimeTableSink(SAR_SPEC),
+  open: (opts) => new TimeTableSink(SAR_SPEC, opts),
 };

@@ -4,7 +4,7 @@
  * same time stamp, "Average:" blocks (localized: "Durchschn.:", "平均时间:" …), and, for sar -f,
  * "LINUX RESTART" and "COM" records. One engine, configured per tool.
  */
-import type { FactValue, LineSink, Metric, ParseOutput, Table, Unit } from '../../types';
+import type { FactValue, LineSink, Metric, ParseOutput, SinkOptions, Table, Unit } from '../../types';
 import { commandLine, emptyOutput, lookupTable, words } from '../kit';
 import { isJsSpace } from '../../text';
 import {
@@ -85,7 +85,7 @@ const MAX_WARN = 500;
 
 export class TimeTableSink implements LineSink {
   protected readonly out: ParseOutput = emptyOutput();
-  private readonly col = new Collector();
+  private readonly col: Collector;
   private readonly headers = new Map<string, Header>();
   private header: Header | null = null;
   private readonly clock = new Clock();
@@ -100,7 +100,8 @@ export class TimeTableSink implements LineSink {
   /** the program of a command line (after a prompt, or bare) that printed the capture */
   private readonly tools: readonly string[];
 
-  constructor(private readonly spec: ToolSpec) {
+  constructor(private readonly spec: ToolSpec, opts: SinkOptions = {}) {
+    this.col = Collector.open(opts);
     this.tools = [spec.tool];
   }
 

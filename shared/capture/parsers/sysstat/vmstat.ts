@@ -91,7 +91,7 @@ class VmstatSink implements LineSink {
   private spanMiss = 0;
 
   constructor(opts: SinkOptions = {}) {
-    this.col = new Collector(opts.budget, opts.sampleBase);
+    this.col = Collector.open(opts);
   }
 
   /** the whole has `total` samples, counted ahead (split.ts): the stores take just the room they will need */
