@@ -26,7 +26,7 @@ import { CAPTURE_ENGINE_VERSION, CaptureStream, findingsOf, hasRules } from '../
 import { captureDecoder } from '../../shared/capture/decode';
 import { asciiText } from './asciiText';
 import { parseFile } from './captureFiles';
-import { HalvedStream } from './halfParse';
+import { HalvedStream, writeBytes } from './halfParse';
 import { cleanLine } from '../../shared/capture/text';
 import type { CaptureContext, Labels, LineRange, ParsedCapture, Series, SeriesStats, Table } from '../../shared/capture/types';
 import { minMaxDownsample } from '../../shared/downsample';
@@ -615,7 +615,7 @@ export async function reparseCapture(db: Db, id: number, kind?: string | null): 
   const decoder = captureDecoder(asciiText);
   let n = 0;
   for (const bytes of captureBytes(db, id)) {
-    stream.write(decoder.write(bytes));
+    writeBytes(stream, decoder, bytes);
     if (++n % 64 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   stream.write(decoder.end());

@@ -12,6 +12,7 @@
  * transferred Float64Arrays). The host joins the two (CaptureStream.end with joinHalves); when they
  * do not join, or the worker fails, the host parses the file again in one piece.
  */
+import { isAscii } from 'node:buffer';
 import { existsSync, closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -196,9 +197,17 @@ export function startSecondHalf(
 /** Decoded and parsed 64 KiB at a time: those strings die young, where 1 MiB ones would wait in the large-object space for a full GC. */
 const DECODE_BYTES = 64 * 1024;
 
-/** Bytes of a capture into its stream, through its decoder, DECODE_BYTES at a time. */
+/**
+ * Bytes of a capture into its stream, through its decoder, DECODE_BYTES at a time. A piece of
+ * ASCII bytes (no carriage return) that the decoder would only copy into a string goes to a stream
+ * whose sink reads bytes as they are (CaptureStream.writeAscii): no string is made of its lines.
+ */
 export function writeBytes(stream: CaptureStream, decoder: CaptureDecoder, bytes: Uint8Array): void {
-  for (let o = 0; o < bytes.length; o += DECODE_BYTES) stream.write(decoder.write(bytes.subarray(o, Math.min(bytes.length, o + DECODE_BYTES))));
+  for (let o = 0; o < bytes.length; o += DECODE_BYTES) {
+    const piece = bytes.subarray(o, Math.min(bytes.length, o + DECODE_BYTES));
+    if (stream.readsBytes && decoder.clear && isAscii(piece) && piece.indexOf(13) === -1) stream.writeAscii(piece);
+    else stream.write(decoder.write(piece));
+  }
 }
 
 /**

@@ -16,6 +16,11 @@ export interface CaptureDecoder {
   end(): string;
   /** the encoding it chose (known after the first SNIFF_BYTES bytes, or at the end) */
   readonly encoding: CaptureEncoding | null;
+  /**
+   * It chose UTF-8 and holds nothing back: a next piece of ASCII bytes is then its own text, which
+   * a caller may hand on as bytes (CaptureStream.writeAscii) instead of through write().
+   */
+  readonly clear: boolean;
 }
 
 /**
@@ -30,6 +35,8 @@ export function captureDecoder(asciiText: AsciiText | null = null): CaptureDecod
   let headBytes = 0;
   let decode: ((bytes: Uint8Array, last: boolean) => string) | null = null;
   let encoding: CaptureEncoding | null = null;
+  /** UTF-8 chosen, and the last byte written was ASCII (decode says why that holds nothing back) */
+  let clear = false;
 
   const choose = (first: Uint8Array): void => {
     const sniffed = sniffEncoding(first);
@@ -39,14 +46,13 @@ export function captureDecoder(asciiText: AsciiText | null = null): CaptureDecod
       // The decoder holds nothing back when the last byte it was given is ASCII (an unfinished
       // sequence before it has been written out as U+FFFD): then a piece of ASCII bytes is the same
       // text whoever decodes it. The first piece always goes through the decoder (its BOM).
-      let settled = false;
       decode = (bytes, last) => {
-        if (settled && asciiText !== null) {
+        if (clear && asciiText !== null) {
           const text = asciiText(bytes);
           if (text !== null) return text;
         }
         const text = utf8.decode(bytes, { stream: !last });
-        if (bytes.length > 0) settled = bytes[bytes.length - 1]! < 0x80;
+        if (bytes.length > 0) clear = bytes[bytes.length - 1]! < 0x80;
         return text;
       };
     } else {
@@ -65,6 +71,7 @@ export function captureDecoder(asciiText: AsciiText | null = null): CaptureDecod
 
   return {
     get encoding() { return encoding; },
+    get clear() { return clear; },
     write(bytes) {
       if (decode) return decode(bytes, false);
       head.push(bytes.slice());

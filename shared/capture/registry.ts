@@ -3,7 +3,7 @@
  * chosen parser, and applies the finding rules. Pure TypeScript: runs in Node, a worker, or a page.
  */
 import type { CaptureContext, CaptureParser, Finding, FindingRule, LineSink, ParseOutput, ParsedCapture, SinkOptions } from './types';
-import { cleanLine, commandParts, hasControlChar } from './text';
+import { asciiString, cleanLine, commandParts, hasControlChar } from './text';
 import { keepFiniteNumbers } from './safe';
 import { emptyOutput } from './parsers/kit';
 import { group as load } from './parsers/load/index';
@@ -169,6 +169,8 @@ export class CaptureStream {
   private cut = 0;
   /** the sink reads lines in place (LineSink.span) */
   private spans = false;
+  /** the sink reads lines of bytes (LineSink.spanBytes) */
+  private bytesSink = false;
   /** characters written (UTF-8 bytes, for most logs all ASCII) */
   private written = 0;
   /** the share of the input written, once PACE_FROM_CHARS are (SinkOptions.pace) */
@@ -195,6 +197,7 @@ export class CaptureStream {
     };
     try { this.sink = p.open(sinkOpts); } catch (e) { this.sink = TEXT_PARSER.open(); this.extraWarnings.push(`parser ${p.id} failed to start: ${String(e)}`); }
     this.spans = typeof this.sink.span === 'function';
+    this.bytesSink = typeof this.sink.spanBytes === 'function';
     const command = this.opts.context?.command;
     if (command && this.sink.setCommand) {
       try { this.sink.setCommand(command); } catch (e) { this.warn(`parser ${p.id} could not read the command line: ${String(e)}`); }
@@ -263,18 +266,21 @@ export class CaptureStream {
 
   /** Feed a chunk of text. Lines end at \n, \r\n or a lone \r (terminal progress output). */
   write(chunk: string): void {
-    const size = this.opts.size;
-    if (size !== undefined && size > 0) {
-      // the share as of this chunk's end: what its samples are counted against while it is parsed
-      this.written += chunk.length;
-      if (this.written >= PACE_FROM_CHARS) this.pace.share = Math.min(1, this.written / size);
-    }
+    this.paced(chunk.length);
     if (this.sniff !== null) {
       this.sniff += chunk;
       if (this.sniff.length < SNIFF_CHARS) return;
       chunk = this.decideEncoding();
     }
     this.writeText(this.dropNul && chunk.indexOf('\0') !== -1 ? chunk.replace(NUL_ALL, '') : chunk);
+  }
+
+  /** `n` more characters written: the share as of their end, what their samples are counted against while they are parsed */
+  private paced(n: number): void {
+    const size = this.opts.size;
+    if (size === undefined || size <= 0) return;
+    this.written += n;
+    if (this.written >= PACE_FROM_CHARS) this.pace.share = Math.min(1, this.written / size);
   }
 
   /** Look at the start of the text: a BOM is dropped, UTF-16 read as UTF-8 is recognized. Returns the text held back. */
@@ -343,6 +349,53 @@ export class CaptureStream {
   /** At least `n` samples follow this part's (split.ts: a first half, told as they are counted): LineSink.samplesAfter. */
   samplesAfter(n: number): void {
     this.sink?.samplesAfter?.(n);
+  }
+
+  /**
+   * The sink reads lines of bytes (LineSink.spanBytes) and nothing is held back to tell the
+   * encoding: writeAscii may be given the next piece.
+   */
+  get readsBytes(): boolean {
+    return this.bytesSink && this.sniff === null && !this.dropNul;
+  }
+
+  /**
+   * A piece of the text as its bytes, when they are their own text (readsBytes; every byte ASCII,
+   * none a carriage return: the caller checks, as halfParse.writeBytes does). Its lines go to the
+   * sink as bytes, with no string made of them (LineSink.spanBytes); a line the sink refuses, one
+   * that began in the piece before and the last one if unfinished become text as in write().
+   */
+  writeAscii(bytes: Uint8Array): void {
+    const n = bytes.length;
+    this.paced(n);
+    let start = 0;
+    if (this.pendingCR) {
+      this.pendingCR = false;
+      if (n > 0 && bytes[0] === 10) start = 1;
+    }
+    let nl = bytes.indexOf(10, start);
+    if (nl !== -1 && this.partial) {
+      this.feed(this.partial + asciiString(bytes, start, nl));
+      this.partial = '';
+      start = nl + 1;
+      nl = bytes.indexOf(10, start);
+    }
+    const sink = this.sink!;
+    while (nl !== -1) {
+      if (nl - start > MAX_LINE) this.feed(asciiString(bytes, start, nl));
+      else {
+        const k = ++this.lineNo;
+        try {
+          if (!sink.spanBytes!(bytes, start, nl, k)) sink.line(cleanLine(asciiString(bytes, start, nl)), k);
+        } catch (e) { this.warn(`line ${k}: parser error: ${e instanceof Error ? e.message : String(e)}`); }
+      }
+      start = nl + 1;
+      nl = bytes.indexOf(10, start);
+    }
+    if (start < n) {
+      this.partial += asciiString(bytes, start, n);
+      if (this.partial.length > MAX_LINE * 4) { this.feed(this.partial); this.partial = ''; }
+    }
   }
 
   /** The text held back to tell its encoding is read now (a primer shorter than that, split.ts). */

@@ -22,6 +22,49 @@ export function hasControlChar(s: string): boolean {
   return HAS_CONTROL.test(s);
 }
 
+/** hasControlChar of ASCII bytes[start, end) */
+export function hasControlByte(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = bytes[i]!;
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127) return true;
+  }
+  return false;
+}
+
+/** The character codes of an ASCII string, to match bytes against (sameCodes); null when it is not ASCII. */
+export function asciiCodes(s: string): Uint8Array | null {
+  const out = new Uint8Array(s.length);
+  for (let k = 0; k < s.length; k++) { const c = s.charCodeAt(k); if (c > 0x7f) return null; out[k] = c; }
+  return out;
+}
+
+/** The bytes at `at` are `codes` (asciiCodes of a name or a header the sink looks for). */
+export function sameCodes(bytes: Uint8Array, at: number, codes: Uint8Array): boolean {
+  const n = codes.length;
+  if (at + n > bytes.length) return false;
+  for (let k = 0; k < n; k++) if (bytes[at + k] !== codes[k]) return false;
+  return true;
+}
+
+declare const TextDecoder: new (label: 'latin1') => { decode(bytes: Uint8Array): string };
+/**
+ * What the label latin1 names (windows-1252): for ASCII bytes, one character a byte. Three times
+ * faster than String.fromCharCode over the bytes for a line (0.1 µs); null where the runtime lacks it.
+ */
+const LATIN1 = ((): { decode(bytes: Uint8Array): string } | null => {
+  try { return new TextDecoder('latin1'); } catch { return null; }
+})();
+
+/** The text of ASCII bytes[start, end): one character a byte. */
+export function asciiString(bytes: Uint8Array, start = 0, end = bytes.length): string {
+  if (end <= start) return ''; // (a blank line: no view of the bytes made)
+  if (LATIN1 !== null) return LATIN1.decode(bytes.subarray(start, end));
+  let out = '';
+  // (in slices: a call takes only so many arguments)
+  for (let i = start; i < end; i += 8192) out += String.fromCharCode.apply(null, bytes.subarray(i, Math.min(end, i + 8192)) as unknown as number[]);
+  return out;
+}
+
 /** Remove ANSI colour codes and other control characters (keeps tabs). */
 export function cleanLine(s: string): string {
   // fast path: most lines have no escape or control character at all (one native scan)

@@ -181,6 +181,12 @@ export interface LineSink {
    */
   span?(chunk: string, start: number, end: number, lineNo: number): boolean;
   /**
+   * `span` for a line of bytes: `bytes[start, end)`, every byte ASCII (CaptureStream.writeAscii),
+   * read without making a string of it. The same contract: true only for a line whose every
+   * character the sink expects; on false the registry calls `line` with the cleaned text.
+   */
+  spanBytes?(bytes: Uint8Array, start: number, end: number, lineNo: number): boolean;
+  /**
    * Optional: the command line the capture came from, told from outside the text (a capture kit's
    * manifest), before any line — read as the sink reads a shell prompt + command at the top (free -m
    * → MiB, vmstat -S M). A sink without it still gets the command into `ParseOutput.command`.

@@ -6,8 +6,9 @@ import type { CaptureParser, LineSink, Metric, ParseOutput, Series, SinkOptions,
 import { commandLine, emptyOutput, lookupTable, scanFields } from '../kit';
 import {
   Clock, Collector, RowSet, SCAN, bannerFacts, blankAt, bytesStartWith, countLines, isAmPm, parseClock, genericName, hasFlag, hasInterval, humanNum,
-  parseBanner, parseStampLine, restIsBlank, scanNumbers, tokNum, versionLine, widenLines,
+  parseBanner, parseStampLine, restIsBlank, restIsBlankBytes, scanNumbers, scanNumbersBytes, tokNum, versionLine, widenLines,
 } from './common';
+import { asciiCodes, asciiString, sameCodes } from '../../text';
 
 /** the program of a command line (after a prompt, or bare) that printed the capture */
 const TOOLS = ['iostat'];
@@ -108,7 +109,12 @@ interface Header {
   ptr: number;
 }
 
-interface DevEntry { name: string; pos: number; set: RowSet; lastSample: number; first: number; last: number }
+interface DevEntry {
+  name: string;
+  /** the name's character codes, to match a row of bytes against (spanBytes); null when not ASCII (no such row) */
+  codes: Uint8Array | null;
+  pos: number; set: RowSet; lastSample: number; first: number; last: number;
+}
 
 const MAX_FIELDS = 64;
 
@@ -182,6 +188,31 @@ class IostatSink implements LineSink {
     return false;
   }
 
+  /** span over ASCII bytes (LineSink.spanBytes): the same lines read the same way */
+  spanBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): boolean {
+    if (this.json !== null || start === end) return false;
+    if (this.expectCpu > 0) {
+      const cols = this.cpuCols;
+      if (cols === null) return false;
+      const n = cols.length;
+      return n <= MAX_FIELDS && scanNumbersBytes(bytes, start, this.vals, n + 1, end) === n && restIsBlankBytes(bytes, SCAN.end, end) && this.cpuRead(cols, n, lineNo);
+    }
+    const h = this.header;
+    if (h === null || h.devLast) return false;
+    const len = end - start;
+    if (len === this.lastHeaderText.length && this.lastHeader !== null && this.lastHeaderCodes !== null && sameCodes(bytes, start, this.lastHeaderCodes)) {
+      this.repeatedHeader();
+      return true;
+    }
+    if (len === this.lastCpuHeaderText.length && this.lastCpuHeaderCodes !== null && sameCodes(bytes, start, this.lastCpuHeaderCodes)) {
+      this.repeatedCpuHeader(lineNo);
+      return true;
+    }
+    if (this.fastRowBytes(bytes, start, end, lineNo, h)) return true;
+    this.spanMiss = lineNo;
+    return false;
+  }
+
   line(text: string, lineNo: number): void {
     if (this.json) { this.json.push(text); return; }
     if (text.length === 0) {
@@ -219,10 +250,37 @@ class IostatSink implements LineSink {
       e = undefined;
     }
     const need = h.cols.length - 1;
+    if (scanNumbers(text, end, this.vals, need + 1, len) !== need || !restIsBlank(text, SCAN.end, len)) return false;
+    return this.deviceValues(h, e ?? text.slice(start, end), lineNo);
+  }
+
+  /** fastRow over ASCII bytes (spanBytes) */
+  private fastRowBytes(bytes: Uint8Array, from: number, len: number, lineNo: number, h: Header): boolean {
+    let i = from;
+    let c = 32;
+    while (i < len && ((c = bytes[i]!) === 32 || c === 9)) i++;
+    if (i >= len || (c >= 48 && c <= 57) || c === 123 /* { */) return false;
+    const start = i;
+    let e = h.seq[h.ptr];
+    let end: number;
+    if (e !== undefined && e.codes !== null && sameCodes(bytes, start, e.codes) && ((end = start + e.codes.length) >= len || (c = bytes[end]!) === 32 || c === 9)) {
+      // hit
+    } else {
+      while (i < len && (c = bytes[i]!) !== 32 && c !== 9) { if (c < 32 || c === 127) return false; i++; }
+      end = i;
+      e = undefined;
+    }
+    const need = h.cols.length - 1;
+    if (scanNumbersBytes(bytes, end, this.vals, need + 1, len) !== need || !restIsBlankBytes(bytes, SCAN.end, len)) return false;
+    return this.deviceValues(h, e ?? asciiString(bytes, start, end), lineNo);
+  }
+
+  /** The values just scanned (vals) as a row of the device expected (`e`), or of the one named so. */
+  private deviceValues(h: Header, e: DevEntry | string, lineNo: number): boolean {
     const vals = this.vals;
-    if (scanNumbers(text, end, vals, need + 1, len) !== need || !restIsBlank(text, SCAN.end, len)) return false;
-    if (e === undefined) {
-      const dev = text.slice(start, end);
+    const need = h.cols.length - 1;
+    if (typeof e === 'string') {
+      const dev = e;
       if (dev === 'Device' || dev === 'Device:' || dev === 'avg-cpu:' || dev === 'Linux') return false;
       e = h.byDevice.get(dev) ?? this.newEntry(h, dev);
     }
@@ -253,7 +311,7 @@ class IostatSink implements LineSink {
       const sp = h.specs[i]!;
       series.push(this.col.get(sp.name, h.cols[i]!, sp.unit, { device: dev }));
     }
-    const e: DevEntry = { name: dev, pos: h.seq.length, set: new RowSet(this.col, series), lastSample: -2, first: -1, last: -1 };
+    const e: DevEntry = { name: dev, codes: asciiCodes(dev), pos: h.seq.length, set: new RowSet(this.col, series), lastSample: -2, first: -1, last: -1 };
     h.byDevice.set(dev, e);
     h.seq.push(e);
     return e;
@@ -295,6 +353,9 @@ class IostatSink implements LineSink {
 
   private lastHeaderText = '';
   private lastCpuHeaderText = '';
+  /** their character codes (asciiCodes), for rows of bytes */
+  private lastHeaderCodes: Uint8Array | null = null;
+  private lastCpuHeaderCodes: Uint8Array | null = null;
   private lastHeader: Header | null = null;
 
   /** the avg-cpu header of every report, as the last one read */
@@ -328,6 +389,7 @@ class IostatSink implements LineSink {
     if (first === 'avg-cpu:') {
       this.cpuCols = t.split(/\s+/).slice(1);
       this.lastCpuHeaderText = text;
+      this.lastCpuHeaderCodes = asciiCodes(text);
       if (this.sample < 0 || this.cpuSample === this.sample) this.newSample();
       this.expectCpu = lineNo;
       this.noteBlankHint();
@@ -336,6 +398,7 @@ class IostatSink implements LineSink {
     if (n > 1 && (first === 'Device:' || first === 'Device' || text.slice(this.starts[n - 1]!, this.ends[n - 1]!) === 'Device')) {
       this.setHeader(t.split(/\s+/));
       this.lastHeaderText = text;
+      this.lastHeaderCodes = asciiCodes(text);
       this.lastHeader = this.header;
       this.noteBlankHint();
       return;
@@ -392,7 +455,12 @@ class IostatSink implements LineSink {
     const n = cols.length;
     const vals = this.vals;
     if (n > MAX_FIELDS || scanNumbers(text, start, vals, n + 1, end) !== n || !restIsBlank(text, SCAN.end, end)) return false;
-    this.cpuValues(cols, vals, n, lineNo);
+    return this.cpuRead(cols, n, lineNo);
+  }
+
+  /** the avg-cpu values just scanned (vals): the report's CPU row is read */
+  private cpuRead(cols: string[], n: number, lineNo: number): true {
+    this.cpuValues(cols, this.vals, n, lineNo);
     this.expectCpu = 0;
     return true;
   }

@@ -5,8 +5,10 @@
 import type { CaptureParser, LineSink, Metric, ParseOutput, Series, SinkOptions, SplitPlan, Unit } from '../../types';
 import { commandLine, emptyOutput, hasControlChar, lookupTable } from '../kit';
 import {
-  Collector, RowSet, SCAN, countLines, findLine, hasFlag, hasPoints, numAt, parseStampLine, restIsBlank, scanNumbers, versionLine, widenLines,
+  Collector, RowSet, SCAN, countLines, findLine, hasFlag, hasPoints, numAt, parseStampLine, restIsBlank, restIsBlankBytes, scanNumbers,
+  scanNumbersBytes, versionLine, widenLines,
 } from './common';
+import { asciiString, hasControlByte } from '../../text';
 
 /** the program of a command line (after a prompt, or bare) that printed the capture */
 const TOOLS = ['vmstat'];
@@ -130,6 +132,18 @@ class VmstatSink implements LineSink {
     return false;
   }
 
+  spanBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): boolean {
+    const L = this.layout;
+    if (L === null || this.diskMode) return false;
+    const ncol = L.cols.length;
+    if (scanNumbersBytes(bytes, start, this.vals, ncol + 1, end) === ncol) {
+      const at = SCAN.end;
+      if (L.stamp ? this.takeRow(L, lineNo, asciiString(bytes, at, end)) : restIsBlankBytes(bytes, at, end) && this.takeRow(L, lineNo, null)) return true;
+    }
+    if (!hasControlByte(bytes, start, end)) this.spanMiss = lineNo;
+    return false;
+  }
+
   line(text: string, lineNo: number): void {
     const L = this.layout;
     if (L !== null && !this.diskMode && this.spanMiss !== lineNo && this.dataRow(text, 0, text.length, lineNo, L)) return;
@@ -148,16 +162,23 @@ class VmstatSink implements LineSink {
 
   /** "r b swpd free … st [date time]" in one pass, text[from, to) */
   private dataRow(text: string, from: number, to: number, lineNo: number, L: Layout): boolean {
+    if (scanNumbers(text, from, this.vals, L.cols.length + 1, to) !== L.cols.length) return false;
+    return L.stamp ? this.takeRow(L, lineNo, text.slice(SCAN.end, to)) : restIsBlank(text, SCAN.end, to) && this.takeRow(L, lineNo, null);
+  }
+
+  /**
+   * The numbers just scanned (vals) as a row of layout L: `tail`, what follows them on a row of a
+   * stamped layout (its date and time), else null (the rest of the row was blank).
+   */
+  private takeRow(L: Layout, lineNo: number, tail: string | null): boolean {
     const vals = this.vals;
     const ncol = L.cols.length;
-    if (scanNumbers(text, from, vals, ncol + 1, to) !== ncol) return false;
     let time: number | undefined;
-    if (L.stamp) {
-      const tail = text.slice(SCAN.end, to);
+    if (tail !== null) {
       const t = hasControlChar(tail) ? undefined : parseStampLine(tail);
       if (t === undefined) return false;
       time = t;
-    } else if (!restIsBlank(text, SCAN.end, to)) return false;
+    }
     if (L.set === null) L.set = new RowSet(this.col, L.cols.map((c, i) => this.col.get(L.specs[i]!.name, c, L.specs[i]!.unit)));
     if (!this.memUnitKnown) this.guessMemUnit(L, vals, lineNo);
     const memCol = L.memCol, mem = this.memMult;
