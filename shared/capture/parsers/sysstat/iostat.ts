@@ -128,6 +128,8 @@ class IostatSink implements LineSink {
   private header: Header | null = null;
   private cpuCols: string[] | null = null;
   private cpuSeries: Series[] = [];
+  /** the avg-cpu row's series, pushed a row at a time */
+  private cpuSet: RowSet | null = null;
   private expectCpu = 0;
   private cpuSample = -1;
   private sample = -1;
@@ -470,11 +472,13 @@ class IostatSink implements LineSink {
     for (let i = 0; same && i < n; i++) same = this.cpuSeries[i]!.column === cols[i];
     if (!same) {
       this.cpuSeries = cols.map((c) => { const sp = colSpec(c, CPU_COLUMNS, 'cpu_'); return this.col.get(sp.name, c, sp.unit); });
+      this.cpuSet = new RowSet(this.col, this.cpuSeries);
     }
     this.cpuSample = this.sample;
     this.sampleHasData = true;
     this.firstDataSeen = true;
-    for (let i = 0; i < n; i++) this.col.push(this.cpuSeries[i]!, vals[i]!, this.sample, lineNo, this.time);
+    // every cell a number (the callers read them so): each series' point, a duplicate sample ignored
+    this.cpuSet!.pushPresent(this.sample, vals, this.time, lineNo);
   }
 
   private cpuRow(text: string, n: number, lineNo: number): boolean {
