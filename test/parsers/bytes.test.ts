@@ -103,6 +103,18 @@ describe('lines read from bytes', () => {
     expect(asBytes(bytes, [997, 13, 65536, 1, 4099]).out).toEqual(whole);
   });
 
+  it('vmstat and vmstat -a in turn: each header printed again brings back its own columns', () => {
+    const plain = readFileSync(path.join(FIX, 'vmstat/plain-1-3.txt'), 'utf8').replace(/\n*$/, '\n');
+    const active = readFileSync(path.join(FIX, 'vmstat/a-1-3.txt'), 'utf8').replace(/\n*$/, '\n');
+    const text = pastHead(plain + active);
+    const s = new CaptureStream();
+    s.write(text);
+    const whole = json(s);
+    // inact/active where buff/cache were: the same count of columns, other series
+    expect((whole as { series: { name: string }[] }).series.map((x) => x.name)).toEqual(expect.arrayContaining(['memory_active_bytes', 'buffer_bytes']));
+    expect(asBytes(Buffer.from(text, 'utf8'), [65536]).out).toEqual(whole);
+  });
+
   it('a carriage return that ends one piece and the line feed that begins the next are one line break', () => {
     const lines = pastHead(readFileSync(path.join(FIX, 'vmstat/plain-1-30.txt'), 'utf8')).split('\n');
     const at = Math.floor(lines.length * 0.8);

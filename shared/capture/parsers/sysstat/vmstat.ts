@@ -8,7 +8,7 @@ import {
   Collector, RowSet, SCAN, countLines, findLine, hasFlag, hasPoints, numAt, parseStampLine, restIsBlank, restIsBlankBytes, scanNumbers,
   scanNumbersBytes, versionLine, widenLines,
 } from './common';
-import { asciiString, hasControlByte } from '../../text';
+import { asciiCodes, asciiString, hasControlByte, sameCodes } from '../../text';
 
 /** the program of a command line (after a prompt, or bare) that printed the capture */
 const TOOLS = ['vmstat'];
@@ -134,13 +134,18 @@ class VmstatSink implements LineSink {
 
   spanBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): boolean {
     const L = this.layout;
-    if (L === null || this.diskMode) return false;
-    const ncol = L.cols.length;
-    if (scanNumbersBytes(bytes, start, this.vals, ncol + 1, end) === ncol) {
-      const at = SCAN.end;
-      if (L.stamp ? this.takeRow(L, lineNo, asciiString(bytes, at, end)) : restIsBlankBytes(bytes, at, end) && this.takeRow(L, lineNo, null)) return true;
+    if (L !== null && !this.diskMode) {
+      const ncol = L.cols.length;
+      if (scanNumbersBytes(bytes, start, this.vals, ncol + 1, end) === ncol) {
+        const at = SCAN.end;
+        if (L.stamp ? this.takeRow(L, lineNo, asciiString(bytes, at, end)) : restIsBlankBytes(bytes, at, end) && this.takeRow(L, lineNo, null)) return true;
+      }
+      if (!hasControlByte(bytes, start, end)) this.spanMiss = lineNo;
     }
-    if (!hasControlByte(bytes, start, end)) this.spanMiss = lineNo;
+    // the two header lines a terminal run repeats, known by their bytes as line() knows their text
+    const len = end - start, procs = this.lastProcsCodes, head = this.lastHeaderCodes;
+    if (procs !== null && len === procs.length && sameCodes(bytes, start, procs)) { this.procsAgain(); return true; }
+    if (head !== null && len === head.length && this.lastHeaderLayout !== null && sameCodes(bytes, start, head)) { this.headerAgain(); return true; }
     return false;
   }
 
@@ -148,8 +153,8 @@ class VmstatSink implements LineSink {
     const L = this.layout;
     if (L !== null && !this.diskMode && this.spanMiss !== lineNo && this.dataRow(text, 0, text.length, lineNo, L)) return;
     // the two header lines a terminal run repeats every screenful, as read the last time
-    if (text === this.lastProcsText) { this.diskMode = false; this.pendingStamp = this.lastProcsStamp; return; }
-    if (text === this.lastHeaderText && this.lastHeaderLayout !== null) { this.layout = this.lastHeaderLayout; this.diskMode = false; return; }
+    if (text === this.lastProcsText) { this.procsAgain(); return; }
+    if (text === this.lastHeaderText && this.lastHeaderLayout !== null) { this.headerAgain(); return; }
     const t = text.trim();
     if (t === '') return;
     this.slowLine(text, 0, lineNo);
@@ -159,6 +164,21 @@ class VmstatSink implements LineSink {
   private lastProcsStamp = false;
   private lastHeaderText = '';
   private lastHeaderLayout: Layout | null = null;
+  /** their character codes (asciiCodes), for lines of bytes */
+  private lastProcsCodes: Uint8Array | null = null;
+  private lastHeaderCodes: Uint8Array | null = null;
+
+  /** the "procs ---memory---" line again */
+  private procsAgain(): void {
+    this.diskMode = false;
+    this.pendingStamp = this.lastProcsStamp;
+  }
+
+  /** the column header again: its layout, as read the last time */
+  private headerAgain(): void {
+    this.layout = this.lastHeaderLayout;
+    this.diskMode = false;
+  }
 
   /** "r b swpd free … st [date time]" in one pass, text[from, to) */
   private dataRow(text: string, from: number, to: number, lineNo: number, L: Layout): boolean {
@@ -213,6 +233,7 @@ class VmstatSink implements LineSink {
       // procs memory swap io system cpu [timestamp]: a 7th group is the -t time stamp
       this.pendingStamp = f.length >= 7;
       this.lastProcsText = text;
+      this.lastProcsCodes = asciiCodes(text);
       this.lastProcsStamp = this.pendingStamp;
       return;
     }
@@ -227,6 +248,7 @@ class VmstatSink implements LineSink {
     if ((first === 'r' && f[1] === 'b') || (f.length >= 15 && !/\d/.test(t))) {
       this.setHeader(f);
       this.lastHeaderText = text;
+      this.lastHeaderCodes = asciiCodes(text);
       this.lastHeaderLayout = this.layout;
       return;
     }
