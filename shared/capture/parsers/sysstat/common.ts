@@ -585,7 +585,7 @@ export function thinningAt(n: number, budget: number): { stride: number; kept: n
 const GUESS_MARGIN = 1.1;
 
 /** the figures RowStore keeps per column, at these offsets of its record (SeriesStats': the sums' compensations too) */
-const FIRST = 0, N = 1, SUM = 2, MIN = 3, MAX = 4, LAST = 5, SUM_ALL = 6, SUM_C = 7, SUM_ALL_C = 8, STATS = 9;
+const FIRST = 0, N = 1, SUM = 2, MIN = 3, MAX = 4, LAST = 5, SUM_C = 6, STATS = 7;
 
 /**
  * Column storage for the hot paths: the samples of one or more series that are pushed a row at a
@@ -633,7 +633,7 @@ export class RowStore {
   protected next = 0;
   /** exact statistics per column, from the first thinning on (`thinned`); count is `len` */
   protected thinned = false;
-  /** per column, STATS figures: first (NaN = none), n, sum, min, max, last, sumAll */
+  /** per column, STATS figures: first (NaN = none), n, sum (after the first), min, max, last, sum's compensation */
   private readonly stats: Float64Array;
   private readonly nanRow: Float64Array;
   private readonly budget: number;
@@ -677,10 +677,6 @@ export class RowStore {
     if (v - v !== 0) return; // not finite (a missing sample): counted only
     const st = this.stats;
     const o = c * STATS;
-    // the sums compensated (Neumaier: what rounding leaves out is kept beside), as foldStats keeps them
-    let s = st[o + SUM_ALL]!, t = s + v;
-    st[o + SUM_ALL_C] = st[o + SUM_ALL_C]! + lostIn(s, v, t);
-    st[o + SUM_ALL] = t;
     if (i === 0) { st[o + FIRST] = v; return; }
     const n = st[o + N]!;
     if (n === 0) { st[o + MIN] = v; st[o + MAX] = v; } else {
@@ -688,7 +684,8 @@ export class RowStore {
       if (v > st[o + MAX]!) st[o + MAX] = v;
     }
     st[o + N] = n + 1;
-    s = st[o + SUM]!; t = s + v;
+    // the sum compensated (Neumaier: what rounding leaves out is kept beside), as foldStats keeps it
+    const s = st[o + SUM]!, t = s + v;
     st[o + SUM_C] = st[o + SUM_C]! + lostIn(s, v, t);
     st[o + SUM] = t;
     st[o + LAST] = v;
@@ -887,10 +884,13 @@ export class RowStore {
     const o = c * STATS;
     const n = st[o + N]!;
     const first = st[o + FIRST]!;
+    const sum = st[o + SUM]!, sumC = st[o + SUM_C]!;
+    // every sample's sum: the first added to the others' (compensated as they are), not summed again per sample
+    const sumAll = first === first ? first + sum : sum;
+    const sumAllC = first === first ? sumC + lostIn(first, sum, sumAll) : sumC;
     return {
-      count: this.len, first: first === first ? first : null, n, sum: st[o + SUM]!,
-      min: n ? st[o + MIN]! : null, max: n ? st[o + MAX]! : null, last: n ? st[o + LAST]! : null, sumAll: st[o + SUM_ALL]!,
-      sumC: st[o + SUM_C]!, sumAllC: st[o + SUM_ALL_C]!,
+      count: this.len, first: first === first ? first : null, n, sum,
+      min: n ? st[o + MIN]! : null, max: n ? st[o + MAX]! : null, last: n ? st[o + LAST]! : null, sumAll, sumC, sumAllC,
     };
   }
 
