@@ -132,6 +132,9 @@ export function scanNumbersBytes(bytes: Uint8Array, pos: number, out: Float64Arr
       digits += frac;
     }
     if ((i < n && d !== -16 && d !== -39) || digits === 0 || digits > 15) {
+      // a word that cannot begin a number (a header's "r", "procs"): numAt would say NaN, without a string made for it
+      const c0 = bytes[start]!;
+      if (!(c0 >= 48 && c0 <= 57) && c0 !== 45 && c0 !== 43 && c0 !== 46 && c0 !== 44) { SCAN.end = start; return k; }
       while (i < n && (c = bytes[i]!) !== 32 && c !== 9) i++;
       const v = numAt(asciiString(bytes, start, i), 0, i - start);
       if (v !== v) { SCAN.end = start; return k; }

@@ -134,18 +134,20 @@ class VmstatSink implements LineSink {
 
   spanBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): boolean {
     const L = this.layout;
-    if (L !== null && !this.diskMode) {
+    const rows = L !== null && !this.diskMode;
+    if (rows) {
       const ncol = L.cols.length;
       if (scanNumbersBytes(bytes, start, this.vals, ncol + 1, end) === ncol) {
         const at = SCAN.end;
         if (L.stamp ? this.takeRow(L, lineNo, asciiString(bytes, at, end)) : restIsBlankBytes(bytes, at, end) && this.takeRow(L, lineNo, null)) return true;
       }
-      if (!hasControlByte(bytes, start, end)) this.spanMiss = lineNo;
     }
     // the two header lines a terminal run repeats, known by their bytes as line() knows their text
     const len = end - start, procs = this.lastProcsCodes, head = this.lastHeaderCodes;
     if (procs !== null && len === procs.length && sameCodes(bytes, start, procs)) { this.procsAgain(); return true; }
     if (head !== null && len === head.length && this.lastHeaderLayout !== null && sameCodes(bytes, start, head)) { this.headerAgain(); return true; }
+    // (not a row: not tried again in line(), unless cleaning changes it)
+    if (rows && !hasControlByte(bytes, start, end)) this.spanMiss = lineNo;
     return false;
   }
 
