@@ -1026,13 +1026,6 @@ export function countLines(bytes: Uint8Array, begins: (bytes: Uint8Array, i: num
   return n;
 }
 
-/** the bytes at i are `marker`'s characters (ASCII) */
-export function bytesStartWith(bytes: Uint8Array, i: number, marker: string): boolean {
-  if (i + marker.length > bytes.length) return false;
-  for (let k = 0; k < marker.length; k++) if (bytes[i + k] !== marker.charCodeAt(k)) return false;
-  return true;
-}
-
 /**
  * The first line start at or after `from` (a line start) where `cut(text, i, prev)` holds — prev is
  * the previous line's start, or -1 when it is before `from` — else -1.

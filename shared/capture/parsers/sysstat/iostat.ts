@@ -5,7 +5,7 @@
 import type { CaptureParser, LineSink, Metric, ParseOutput, Series, SinkOptions, SplitPlan, Unit } from '../../types';
 import { commandLine, emptyOutput, lookupTable, scanFields } from '../kit';
 import {
-  Clock, Collector, RowSet, SCAN, bannerFacts, blankAt, bytesStartWith, countLines, isAmPm, parseClock, genericName, hasFlag, hasInterval, humanNum,
+  Clock, Collector, RowSet, SCAN, bannerFacts, blankAt, countLines, isAmPm, parseClock, genericName, hasFlag, hasInterval, humanNum,
   parseBanner, parseStampLine, restIsBlank, restIsBlankBytes, scanNumbers, scanNumbersBytes, tokNum, versionLine, widenLines,
 } from './common';
 import { asciiCodes, asciiString, sameCodes } from '../../text';
@@ -202,11 +202,12 @@ class IostatSink implements LineSink {
     const h = this.header;
     if (h === null || h.devLast) return false;
     const len = end - start;
-    if (len === this.lastHeaderText.length && this.lastHeader !== null && this.lastHeaderCodes !== null && sameCodes(bytes, start, this.lastHeaderCodes)) {
+    const head = this.lastHeaderCodes, cpuHead = this.lastCpuHeaderCodes;
+    if (head !== null && len === head.length && this.lastHeader !== null && sameCodes(bytes, start, head)) {
       this.repeatedHeader();
       return true;
     }
-    if (len === this.lastCpuHeaderText.length && this.lastCpuHeaderCodes !== null && sameCodes(bytes, start, this.lastCpuHeaderCodes)) {
+    if (cpuHead !== null && len === cpuHead.length && sameCodes(bytes, start, cpuHead)) {
       this.repeatedCpuHeader(lineNo);
       return true;
     }
@@ -596,12 +597,13 @@ function splitPlan(head: readonly string[]): SplitPlan | null {
     if (m > 0 && lines[m - 1]!.trim() !== '') return m > 1 && lines[m - 2]!.trim() === '' ? m - 1 : -1;
     return m;
   };
+  const markerCodes = asciiCodes(marker)!;
   const m = head.findIndex((l) => l.startsWith(marker));
   const first = reportAt(head, m);
   if (first < 0) return null;
   return {
     primer: head.slice(0, first),
-    count: (bytes) => countLines(bytes, (b, i) => bytesStartWith(b, i, marker)),
+    count: (bytes) => countLines(bytes, (b, i) => sameCodes(b, i, markerCodes)),
     boundary: (text, from) => {
       for (let at = text.indexOf('\n' + marker, Math.max(0, from - 1)); at >= 0; at = text.indexOf('\n' + marker, at + 1)) {
         const prev = lineBefore(text, at); // the line before the marker's
