@@ -174,7 +174,8 @@ function joinSeries(s1: Series, s2: HalfSeries, cut: number): Series {
   const S = s2.stride ?? 1;
   const s1Stride = s1.stride ?? 1;
   if (S % s1Stride !== 0) miss('the first half was thinned more than the whole');
-  const n1 = s1.stats ? s1.stats.count : s1.values.length;
+  const h1 = s1.held ?? s1.values.length;
+  const n1 = s1.stats ? s1.stats.count : h1;
   if (n1 > cut) miss('the first half has more samples than it began');
   const lead = s2.lead ?? 0;
   const K = lead + s2.values.length;
@@ -184,21 +185,20 @@ function joinSeries(s1: Series, s2: HalfSeries, cut: number): Series {
   if (lead !== 0 && lead !== jc) miss('the second half\'s points begin elsewhere than the cut');
   if (S > 1 && !s2.stats) miss('the second half lost its statistics');
   // (before the points are moved: a first half not thinned has its statistics in them)
-  const stats = S > 1 ? joinStats(s1.stats ?? statsOf(s1.values), s2.stats!) : undefined;
+  const stats = S > 1 ? joinStats(s1.stats ?? statsOf(s1.values, h1), s2.stats!) : undefined;
   const values = into(s1.values, s2.values, S / s1Stride, jn, jc, K, lead, NaN);
   const times = s1.times || s2.times ? into(s1.times ?? [], s2.times ?? [], S / s1Stride, s1.times ? jn : 0, jc, K, lead, null) : undefined;
-  const out: Series = { ...s1, values };
-  if (times) out.times = times; else delete out.times;
   const l1 = s1.lines, l2 = s2.lines;
-  if (l1 || l2) out.lines = [l1 ? l1[0] : l2![0], l2 ? l2[1] : l1![1]];
-  if (stats) {
-    out.stride = S;
-    out.stats = stats;
-  } else {
-    delete out.stride;
-    delete out.stats;
-  }
-  return out;
+  // made without `delete`: an object a property is deleted from falls back to slow (dictionary)
+  // properties, and every later reader of its values paid for it (the findings' loops over a 200 MB
+  // iostat -x log took 70 ms instead of a few)
+  const { held: _held, times: _times, lines: _lines, stride: _stride, stats: _stats, ...rest } = s1;
+  return {
+    ...rest, values,
+    ...(times ? { times } : {}),
+    ...(l1 || l2 ? { lines: [l1 ? l1[0] : l2![0], l2 ? l2[1] : l1![1]] as [number, number] } : {}),
+    ...(stats ? { stride: S, stats } : {}),
+  };
 }
 
 /**

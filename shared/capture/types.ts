@@ -50,6 +50,13 @@ export interface Series {
    * points of the whole come before values[0] (the first half's, not held here).
    */
   lead?: number;
+  /**
+   * Only in the first half of a capture cut in two (split.ts), before it is joined: values holds
+   * this many points, and the rest of its length is the room the join writes the second half's
+   * points into (a store planned for the whole's keeps its arrays at that length: cut to its own,
+   * V8 would give back the room and the join would make the whole's arrays again).
+   */
+  held?: number;
 }
 
 /**

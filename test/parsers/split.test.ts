@@ -219,6 +219,43 @@ describe('a store told the whole\'s count ahead (RowStore.plan)', () => {
     expect(finish(told, 0)).toEqual(finish(plain, 0));
   });
 
+  it('a first half told the whole\'s count keeps the room the join writes the second half into (Series.held)', () => {
+    // cut at a quarter: the first half holds fewer than half the whole's points, which V8 would give
+    // back if its arrays were cut to them, and the join would then make the whole's arrays again
+    const text = longer(readFileSync(path.join(FIX, 'iostat/x-1-3.txt'), 'utf8'), 400);
+    for (const budget of [undefined, 64]) {
+      const opts = { kind: 'iostat', ...(budget !== undefined ? { budget } : {}) };
+      const whole = parseText(text, opts);
+      const plan = splitPlan('iostat', headLines(text))!;
+      const cut = plan.boundary(text, text.lastIndexOf('\n', text.length / 4) + 1);
+      const enc = new TextEncoder();
+      const base = plan.count(enc.encode(text.slice(0, cut)));
+      const total = base + plan.count(enc.encode(text.slice(cut)));
+      const second = secondHalfStream('iostat', plan, base, opts);
+      second.stream.planSamples(total);
+      second.stream.write(text.slice(cut));
+      const half = endSecondHalf(second, base, total);
+      const first = new CaptureStream(opts);
+      first.planSamples(total);
+      first.write(text.slice(0, cut));
+      let before: Series[] = [];
+      const joined = first.end((out, at) => {
+        before = out.series.map((s) => ({ ...s }));
+        return joinHalves(out, at, half);
+      });
+      expect(json(joined)).toEqual(json(whole));
+      expect(before.length).toBe(whole.series.length);
+      before.forEach((s, i) => {
+        const w = whole.series[i]!;
+        // its own points, in arrays as long as the whole's, written in place by the join
+        expect(s.held, s.name).toBeLessThan(w.values.length / 2);
+        expect(s.values.length, s.name).toBe(w.values.length);
+        expect(joined.series[i]!.values, s.name).toBe(s.values);
+        expect(joined.series[i]!.held, s.name).toBeUndefined();
+      });
+    }
+  });
+
   it('a join refuses halves told a count that is not the whole\'s: a store told too many is thinned too far', () => {
     const text = longer(readFileSync(path.join(FIX, 'iostat/x-1-3.txt'), 'utf8'), 40);
     const opts = { kind: 'iostat', budget: 8 };

@@ -349,7 +349,7 @@ export function hasInterval(cmd: string | undefined): boolean | undefined {
 // Series collection
 
 /** the series has points, held or (a second half's, Series.lead) the first half's */
-export const hasPoints = (s: Series): boolean => s.values.length > 0 || (s.lead ?? 0) > 0;
+export const hasPoints = (s: Series): boolean => (s.held ?? s.values.length) > 0 || (s.lead ?? 0) > 0;
 
 /**
  * A cached handle on one series: values are pushed directly (no label-key work per value).
@@ -911,7 +911,8 @@ export class RowStore {
       if (tb !== null) (s as HalfSeries).times = tb.subarray(0, k);
     } else {
       const arr = vals as number[];
-      arr.length = k;
+      // a first half planned for the whole's points (plan) keeps the room the join fills (Series.held)
+      if (this.room > k && arr.length > k) s.held = k; else arr.length = k;
       s.values = arr;
     }
     if (tb !== null && !this.typed) {
