@@ -18,6 +18,7 @@
 import type {
   Better, Comparator, Experiment, MetricTrack, Requirement, RequirementCheck, ResultMetric, StudyComparison, TimelineRow,
 } from './model';
+import { median } from './stats';
 import { convertValue } from './units';
 
 /** Percent change from a to b, rounded to 0.1 % (140 → 205 = 46.4). null when a is 0 or missing. */
@@ -36,11 +37,6 @@ export function compare(value: number, comparator: Comparator, threshold: number
   }
 }
 
-export function median(values: readonly number[]): number {
-  const v = [...values].sort((a, b) => a - b);
-  const m = v.length >> 1;
-  return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2;
-}
 
 /** An experiment's runs of one metric, in one unit. */
 export interface Runs { unit: string; values: number[]; median: number; min: number; max: number }

@@ -37,6 +37,7 @@
  *   beside them: eLabFTW appends `description` after `text`, so both would show everything twice.
  */
 import { TunebookError } from '../api';
+import { median } from '../stats';
 import { formatQuantity } from '../units';
 import type {
   BundleExperiment, BundleJson, BundleProfile, BundleRequirement, BundleResultMetric, BundleStudy,
@@ -617,12 +618,6 @@ function dateTime(s: string): string {
   const t = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(s) ? `${s.replace(' ', 'T')}Z` : s;
   const ms = Date.parse(t);
   return Number.isNaN(ms) ? s : new Date(ms).toISOString();
-}
-
-function median(values: number[]): number {
-  const v = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(v.length / 2);
-  return v.length % 2 === 1 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
 }
 
 function capitalize(s: string): string {

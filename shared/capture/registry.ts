@@ -2,7 +2,7 @@
  * The capture registry: detects a capture's kind from its content, streams its lines through the
  * chosen parser, and applies the finding rules. Pure TypeScript: runs in Node, a worker, or a page.
  */
-import type { CaptureContext, CaptureParser, Finding, FindingRule, LineSink, ParseOutput, ParsedCapture, SinkOptions } from './types';
+import type { CaptureContext, CaptureParser, Finding, FindingContext, FindingRule, LineSink, ParseOutput, ParsedCapture, SinkOptions } from './types';
 import { asciiString, cleanLine, commandParts, hasControlChar } from './text';
 import { keepFiniteNumbers } from './safe';
 import { emptyOutput } from './parsers/kit';
@@ -501,10 +501,12 @@ export function evaluateFindings(captures: readonly ParsedCapture[]): Finding[][
  */
 export function findingsOf(capture: ParsedCapture, all: readonly ParsedCapture[]): Finding[] {
   const out: Finding[] = [];
+  // one context for every rule: what one works out from the points, another of the same evaluation can reuse (writeSizes)
+  const ctx: FindingContext = { capture, all };
   for (const rule of RULES) {
     if (!rule.kinds.includes(capture.kind)) continue;
     try {
-      out.push(...rule.evaluate({ capture, all }).map((f): Finding => {
+      out.push(...rule.evaluate(ctx).map((f): Finding => {
         const stamped: Finding = { id: rule.id, ...f };
         stamped.id = rule.id; // also over an id a finding carried after all (spread in from elsewhere)
         return stamped;

@@ -24,7 +24,11 @@ export function keepFiniteNumbers(out: ParseOutput): string {
   }
   for (const s of out.series) {
     const v = s.values;
-    for (let i = 0; i < v.length; i++) if (v[i] === Infinity || v[i] === -Infinity) { v[i] = NaN; note(`series ${s.name}`); }
+    // looked for natively first (indexOf runs over an array of doubles in one builtin loop): a JS loop
+    // over every series' points read each through a polymorphic load, ~60 ms for a 200 MB iostat -x log
+    if (v.indexOf(Infinity) !== -1 || v.indexOf(-Infinity) !== -1) {
+      for (let i = 0; i < v.length; i++) if (v[i] === Infinity || v[i] === -Infinity) { v[i] = NaN; note(`series ${s.name}`); }
+    }
     const t = s.times;
     if (t) for (let i = 0; i < t.length; i++) if (t[i] !== null && bad(t[i]!)) { t[i] = null; note(`the times of series ${s.name}`); }
     const st = s.stats;

@@ -2,6 +2,7 @@
  * Finding rules over sysstat / procps captures. Each rule states the figures it saw.
  */
 import type { FindingContext, FindingRule, RuleFinding, Series } from '../../types';
+import { median, medianInPlace } from '../../../stats';
 import { statSum, statSumAll } from '../../series';
 
 /** interval samples only (the since-boot report is left out), finite values */
@@ -30,13 +31,6 @@ function intervalFigures(s: Series): { n: number; mean: number; max: number } {
   let max = -Infinity;
   for (const x of v) if (x > max) max = x;
   return { n: v.length, mean: mean(v), max: v.length ? max : NaN };
-}
-
-function median(a: number[]): number {
-  if (!a.length) return NaN;
-  const b = [...a].sort((x, y) => x - y);
-  const m = b.length >> 1;
-  return b.length % 2 ? b[m]! : (b[m - 1]! + b[m]!) / 2;
 }
 
 function mean(a: number[]): number {
@@ -76,8 +70,28 @@ type WritingLimits = {
   readonly minWritesPerSecond: number;
 };
 
+type WriteSize = { s: Series; b: Series; perWrite: number; wps: number; kbps: number; n: number };
+
+/**
+ * writeSizes of one evaluation of a capture's findings (its context: findingsOf gives every rule the
+ * same), by the limits they were taken with: io.random-writes and io.sequential-writes take the same
+ */
+const writeSizesSeen = new WeakMap<FindingContext, Map<string, WriteSize[]>>();
+
+/** scratch arrays for the samples whose medians are taken (sorted in place), reused from device to device */
+let scratchW = new Float64Array(0), scratchB = new Float64Array(0);
+
 /** Request size per write from write bytes ÷ writes over the interval samples with writes. */
-function writeSizes(ctx: FindingContext, t: WritingLimits): { s: Series; b: Series; perWrite: number; wps: number; kbps: number; n: number }[] {
+function writeSizes(ctx: FindingContext, t: WritingLimits): WriteSize[] {
+  const key = `${t.minSampleWritesPerSecond} ${t.minWritesPerSecond}`;
+  let seen = writeSizesSeen.get(ctx);
+  if (seen === undefined) writeSizesSeen.set(ctx, seen = new Map());
+  let out = seen.get(key);
+  if (out === undefined) seen.set(key, out = takeWriteSizes(ctx, t));
+  return out;
+}
+
+function takeWriteSizes(ctx: FindingContext, t: WritingLimits): WriteSize[] {
   const out = [];
   const list = ctx.capture.series;
   for (const w of devicesOf(list, 'writes_per_second')) {
@@ -85,14 +99,17 @@ function writeSizes(ctx: FindingContext, t: WritingLimits): { s: Series; b: Seri
     if (!b) continue;
     const start = w.firstSampleSinceBoot ? 1 : 0;
     let sw = 0, sb = 0, n = 0;
-    const ws: number[] = [], bs: number[] = [];
-    for (let i = start; i < w.values.length && i < b.values.length; i++) {
-      const x = w.values[i]!, y = b.values[i]!;
+    const wv = w.values, bv = b.values;
+    const end = Math.min(wv.length, bv.length);
+    if (scratchW.length < end) { scratchW = new Float64Array(end); scratchB = new Float64Array(end); }
+    const ws = scratchW, bs = scratchB;
+    for (let i = start; i < end; i++) {
+      const x = wv[i]!, y = bv[i]!;
       if (!Number.isFinite(x) || !Number.isFinite(y) || x < t.minSampleWritesPerSecond) continue;
-      sw += x; sb += y; n++; ws.push(x); bs.push(y);
+      sw += x; sb += y; ws[n] = x; bs[n] = y; n++;
     }
     if (n === 0 || sw < t.minWritesPerSecond * Math.max(1, n)) continue; // idle device
-    out.push({ s: w, b, perWrite: sb / sw, wps: median(ws), kbps: median(bs) / KIB, n });
+    out.push({ s: w, b, perWrite: sb / sw, wps: medianInPlace(ws.subarray(0, n)), kbps: medianInPlace(bs.subarray(0, n)) / KIB, n });
   }
   return out;
 }
