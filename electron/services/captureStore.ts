@@ -295,7 +295,9 @@ interface SeriesMeta {
 /** one buffer for every series written: 226 series of 50,000 points would otherwise leave ~90 MB for the GC to find */
 let f64Scratch = new Float64Array(0);
 
-function f64(values: readonly (number | null)[]): Buffer {
+function f64(values: ArrayLike<number | null>): Buffer {
+  // (a long capture read in two threads has its points in a Float64Array already: deflated as they are)
+  if (values instanceof Float64Array) return deflate(Buffer.from(values.buffer, values.byteOffset, values.byteLength));
   if (f64Scratch.length < values.length) f64Scratch = new Float64Array(Math.max(values.length, 1024));
   const a = f64Scratch;
   for (let i = 0; i < values.length; i++) { const v = values[i]; a[i] = v === null || v === undefined ? NaN : v; }

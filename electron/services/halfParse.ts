@@ -38,9 +38,9 @@ export interface HalfJob {
 
 /**
  * what the half worker sends: the samples after the cut as it counts them (the host's stores thin
- * ahead), then the whole's, counted before it parses (the host plans its stores for them), bytes of its half parsed so far (now and then), then its half or why not
+ * ahead), then the whole's and those before the cut (the host's own), counted before it parses (the host plans its stores for them), bytes of its half parsed so far (now and then), then its half or why not
  */
-export type HalfReply = { after: number } | { total: number } | { read: number } | { half: SecondHalf } | { mismatch: string } | { error: string };
+export type HalfReply = { after: number } | { total: number; base: number } | { read: number } | { half: SecondHalf } | { mismatch: string } | { error: string };
 
 /** The half with its points in Float64Arrays (times: NaN = none), and their buffers to transfer, not copy. */
 export function toWire(half: SecondHalf): { wire: SecondHalf; transfer: ArrayBuffer[] } {
@@ -158,8 +158,8 @@ export function startSecondHalf(
     onRead?: (bytes: number) => void;
     /** samples after the cut counted so far, told as the worker counts them (before onTotal) */
     onAfter?: (samples: number) => void;
-    /** the whole's samples, counted by the worker before it parses */
-    onTotal?: (samples: number) => void;
+    /** the whole's samples and those before the cut, counted by the worker before it parses */
+    onTotal?: (samples: number, before: number) => void;
   },
 ): SecondHalfThread | null {
   const workerFile = halfWorkerFile(opts.worker);
@@ -177,7 +177,7 @@ export function startSecondHalf(
     worker.on('message', (m: HalfReply) => {
       if ('read' in m) { opts.onRead?.(m.read); return; }
       if ('after' in m) { opts.onAfter?.(m.after); return; }
-      if ('total' in m) { opts.onTotal?.(m.total); return; }
+      if ('total' in m) { opts.onTotal?.(m.total, m.base); return; }
       if ('half' in m) resolve(m.half);
       else if ('mismatch' in m) reject(new SplitMismatch(m.mismatch));
       else reject(new Error(m.error));
@@ -296,7 +296,7 @@ export class HalvedStream {
       ...this.opts, warm: this.warm,
       onRead: (n) => { this.secondRead = n; this.tell(); },
       onAfter: (n) => { if (this.half !== null) { this.toldCount = true; this.stream.samplesAfter(n); } },
-      onTotal: (n) => { if (this.half !== null) { this.toldCount = true; this.stream.planSamples(n); } },
+      onTotal: (n, before) => { if (this.half !== null) { this.toldCount = true; this.stream.planSamples(n, before); } },
     });
     // (past the cut already: a cut in the head read)
     if (this.half !== null && this.half.at < fed) { this.half.cancel(); this.half = null; }

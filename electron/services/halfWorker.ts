@@ -46,7 +46,7 @@ function run(job: HalfJob): void {
     const after = count(job.at, job.end, (n) => parentPort!.postMessage({ after: n } satisfies HalfReply));
     const base = count(0, job.at);
     const total = base + after;
-    parentPort!.postMessage({ total } satisfies HalfReply);
+    parentPort!.postMessage({ total, base } satisfies HalfReply);
     const half = secondHalfStream(job.kind, plan, base, { file: job.name, ...(job.context ? { context: job.context } : {}) });
     half.stream.planSamples(total);
     const decoder = captureDecoder(asciiText);

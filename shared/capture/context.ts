@@ -80,7 +80,7 @@ export function alignSeries(series: Series[], ctx: CaptureContext): { offsetMs: 
     }
     if (interval === undefined) continue;
     const step = interval * 1000 * (s.stride ?? 1);
-    s.times = s.values.map((_, j) => Math.round(ctx.started! + j * step));
+    s.times = Array.from({ length: s.values.length }, (_, j) => Math.round(ctx.started! + j * step));
     clocked++;
   }
   return { offsetMs, clocked };

@@ -42,7 +42,7 @@ function seriesJson(s: Series, withPoints: boolean, run: CaptureRun | undefined)
   const during = run ? runSummary(s, run) : undefined;
   if (during) out.run = during;
   if (withPoints) {
-    out.values = s.values.map(finiteOrNull);
+    out.values = Array.from(s.values, finiteOrNull);
     if (s.times) out.times = s.times;
     if (s.stride !== undefined && s.stride > 1) out.stride = s.stride;
   }

@@ -341,9 +341,9 @@ export class CaptureStream {
   /** series begun so far, when the parser can be cut (splitState), else null */
   get seriesBegun(): number | null { return this.sink?.splitState?.().series ?? null; }
 
-  /** The whole capture has `total` samples (split.ts: counted ahead), when its parser can be cut: LineSink.planSamples. */
-  planSamples(total: number): void {
-    this.sink?.planSamples?.(total);
+  /** The whole capture has `total` samples (split.ts: counted ahead), `own` of them this part's, when its parser can be cut: LineSink.planSamples. */
+  planSamples(total: number, own?: number): void {
+    this.sink?.planSamples?.(total, own);
   }
 
   /** At least `n` samples follow this part's (split.ts: a first half, told as they are counted): LineSink.samplesAfter. */

@@ -119,9 +119,9 @@ export function summarizeSeries(s: Series): SeriesSummary {
 }
 
 /** Halve a series' kept points (values and times alike) and double its stride. */
-function thinSeries(s: Series): void {
-  const n = thinEvery(s.values, s.values.length);
-  s.values.length = n;
+function thinSeries(s: Series, vals: number[]): void {
+  const n = thinEvery(vals, vals.length);
+  vals.length = n;
   if (s.times) { thinEvery(s.times, s.times.length); s.times.length = n; }
   s.stride = (s.stride ?? 1) * 2;
 }
@@ -132,7 +132,8 @@ function thinSeries(s: Series): void {
  * times exist). Samples the stride skips only update `stats`.
  */
 export function pushPoint(s: Series, value: number, time?: number | null, budget: number = MAX_POINTS_PER_SERIES): void {
-  const vals = s.values;
+  // (a series built a point at a time has a plain array; one read in two threads, a typed one, is never added to)
+  const vals = Array.isArray(s.values) ? s.values : (s.values = Array.from(s.values));
   let st = s.stats;
   if (st !== undefined) {
     const i = st.count;
@@ -145,7 +146,7 @@ export function pushPoint(s: Series, value: number, time?: number | null, budget
       st = s.stats = statsOf(vals);
       foldStats(st, value);
     }
-    thinSeries(s);
+    thinSeries(s, vals);
   }
   vals.push(value);
   if (time !== undefined) {

@@ -46,7 +46,16 @@ export class SplitMismatch extends Error {
  * transferred, not copied; a time NaN is none), and the first `lead` points of the whole are not
  * among them (Series.lead: the stores hold only the second half's own).
  */
-export type HalfSeries = Omit<Series, 'values' | 'times'> & { values: ArrayLike<number>; times?: ArrayLike<number | null> };
+export type HalfSeries = Omit<Series, 'values' | 'times'> & {
+  values: ArrayLike<number>; times?: ArrayLike<number | null>;
+  /**
+   * values is the whole's array: point j of the whole is values[j], and the first `lead` are room
+   * (NaN) for the first half's, which the join writes in (RowStore.finishColumn). It then becomes the
+   * joined series' own: the whole's points are made (and their memory first touched) in the second
+   * half's thread, which finishes first, not in the host's, which joins.
+   */
+  whole?: true;
+};
 
 /** What the second half's stream read (secondHalfStream → endSecondHalf). */
 export interface SecondHalf {
@@ -153,16 +162,28 @@ function into<T extends number | null>(a: T[], b: ArrayLike<T>, r: number, jn: n
   return a;
 }
 
+/**
+ * The whole's points in the second half's array (HalfSeries.whole: its own are in place from jc on,
+ * the room before them NaN since it was made): the first half's points 0, r, 2r … (of `b`) below jn.
+ */
+function front(a: Float64Array, b: ArrayLike<number>, r: number, jn: number): Float64Array {
+  for (let j = 0; j < jn; j++) a[j] = b[j * r]!;
+  return a;
+}
+
 /** the samples a series stands for: a thinned one's count, else its points (a second half's lead included) */
 const sampleCount = (s: Series): number => (s.stats ? s.stats.count : (s.lead ?? 0) + s.values.length);
 
 /** a time as a series keeps it: null for none (NaN in a typed array) */
 const timeOf = (t: number | null | undefined): number | null => (t === null || t === undefined || t !== t ? null : t);
 
-/** a second half's series (begun there) as plain arrays, missing before it began */
+/** a second half's series (begun there) as one of the whole, missing before it began */
 function plain(s: HalfSeries): Series {
-  const { values, times, lead = 0, ...rest } = s;
-  const out: Series = { ...rest, values: new Array<number>(lead).fill(NaN).concat(Array.from(values)) };
+  const { values, times, lead = 0, whole, ...rest } = s;
+  const out: Series = {
+    ...rest,
+    values: whole && values instanceof Float64Array ? values : new Array<number>(lead).fill(NaN).concat(Array.from(values)),
+  };
   if (times) out.times = new Array<number | null>(lead).fill(null).concat(Array.from(times, timeOf));
   return out;
 }
@@ -174,25 +195,28 @@ function joinSeries(s1: Series, s2: HalfSeries, cut: number): Series {
   const S = s2.stride ?? 1;
   const s1Stride = s1.stride ?? 1;
   if (S % s1Stride !== 0) miss('the first half was thinned more than the whole');
-  const h1 = s1.held ?? s1.values.length;
-  const n1 = s1.stats ? s1.stats.count : h1;
+  const n1 = s1.stats ? s1.stats.count : s1.values.length;
   if (n1 > cut) miss('the first half has more samples than it began');
   const lead = s2.lead ?? 0;
-  const K = lead + s2.values.length;
+  const K = s2.whole ? s2.values.length : lead + s2.values.length;
   // points j of the whole: the first half's below n1, missing up to the cut, the second half's after
   const jn = Math.ceil(n1 / S), jc = Math.ceil(cut / S);
   if (K < jc) miss('the second half has fewer points than the cut');
   if (lead !== 0 && lead !== jc) miss('the second half\'s points begin elsewhere than the cut');
   if (S > 1 && !s2.stats) miss('the second half lost its statistics');
   // (before the points are moved: a first half not thinned has its statistics in them)
-  const stats = S > 1 ? joinStats(s1.stats ?? statsOf(s1.values, h1), s2.stats!) : undefined;
-  const values = into(s1.values, s2.values, S / s1Stride, jn, jc, K, lead, NaN);
-  const times = s1.times || s2.times ? into(s1.times ?? [], s2.times ?? [], S / s1Stride, s1.times ? jn : 0, jc, K, lead, null) : undefined;
+  const stats = S > 1 ? joinStats(s1.stats ?? statsOf(s1.values), s2.stats!) : undefined;
+  const values = s2.whole && s2.values instanceof Float64Array
+    ? front(s2.values, s1.values, S / s1Stride, jn)
+    : into(Array.isArray(s1.values) ? s1.values : Array.from(s1.values), s2.values, S / s1Stride, jn, jc, K, lead, NaN);
+  // (a first half told its own count keeps its times as a second half does: typed, NaN = none)
+  const t1 = s1.times === undefined ? [] : Array.isArray(s1.times) ? s1.times : Array.from(s1.times as ArrayLike<number>, timeOf);
+  const times = s1.times || s2.times ? into(t1, s2.times ?? [], S / s1Stride, s1.times ? jn : 0, jc, K, lead, null) : undefined;
   const l1 = s1.lines, l2 = s2.lines;
   // made without `delete`: an object a property is deleted from falls back to slow (dictionary)
   // properties, and every later reader of its values paid for it (the findings' loops over a 200 MB
   // iostat -x log took 70 ms instead of a few)
-  const { held: _held, times: _times, lines: _lines, stride: _stride, stats: _stats, ...rest } = s1;
+  const { times: _times, lines: _lines, stride: _stride, stats: _stats, ...rest } = s1;
   return {
     ...rest, values,
     ...(times ? { times } : {}),
@@ -226,7 +250,7 @@ export function joinStats(a: SeriesStats, b: SeriesStats): SeriesStats {
 /**
  * The whole of `text` parsed as two halves cut at the first sample boundary at or after `near`
  * (in one thread: what the hosts do in two, for tests and the bench). Both halves are told the
- * whole's sample count as the hosts tell them: the second before it begins, the first once it has
+ * whole's sample count as the hosts tell them: the second before it begins, the first (with its own) once it has
  * read `planAt` characters (past the cut: never, as a host done before the count came; null:
  * neither is told). Null when it cannot be cut; throws
  * SplitMismatch when the halves do not join.
@@ -249,7 +273,7 @@ export function parseTextInHalves(text: string, near: number, opts: ParseOptions
   const first = new CaptureStream(parseOpts);
   const told = total !== undefined && planAt !== null && planAt <= cut ? planAt : cut;
   first.write(text.slice(0, told));
-  if (total !== undefined && told === planAt) first.planSamples(total);
+  if (total !== undefined && told === planAt) first.planSamples(total, base);
   first.write(text.slice(told, cut));
   return first.end((out, at) => joinHalves(out, at, half));
 }

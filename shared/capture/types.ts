@@ -32,7 +32,13 @@ export interface Series {
   column: string;
   unit: Unit;
   labels?: Labels;
-  values: number[];
+  /**
+   * NaN = a missing sample. A plain array, but a Float64Array in a long capture read in two threads
+   * (split.ts): the second thread makes the whole's array, the first half's points are written
+   * into its front, and it comes back as it is, where the first thread would otherwise make (and
+   * fault in) the whole's points again.
+   */
+  values: number[] | Float64Array;
   /** epoch milliseconds per sample when the capture shows a clock (iostat -t, vmstat -t, sar), else absent */
   times?: (number | null)[];
   /** true when values[0] is the "since boot" report of iostat/vmstat/pidstat/mpstat/sar: kept, but left out of summaries */
@@ -50,13 +56,6 @@ export interface Series {
    * points of the whole come before values[0] (the first half's, not held here).
    */
   lead?: number;
-  /**
-   * Only in the first half of a capture cut in two (split.ts), before it is joined: values holds
-   * this many points, and the rest of its length is the room the join writes the second half's
-   * points into (a store planned for the whole's keeps its arrays at that length: cut to its own,
-   * V8 would give back the room and the join would make the whole's arrays again).
-   */
-  held?: number;
 }
 
 /**
@@ -208,8 +207,13 @@ export interface LineSink {
    * captures of few).
    */
   splitState?(): { samples: number; key: string; settled: string; series: number };
-  /** A sink whose parser can be cut: the whole capture has `total` samples (counted ahead by SplitPlan.count), to keep its points in just the room they need. */
-  planSamples?(total: number): void;
+  /**
+   * A sink whose parser can be cut: the whole capture has `total` samples (counted ahead by
+   * SplitPlan.count), to keep its points in just the room they need; `own`, told a first half: its
+   * own samples (those before the cut), whose points are all it holds (the second half's thread
+   * makes the whole's arrays: HalfSeries.whole).
+   */
+  planSamples?(total: number, own?: number): void;
   /** A sink whose parser can be cut: at least `n` samples follow this part's (a first half, told before the whole's count). */
   samplesAfter?(n: number): void;
   end(): ParseOutput;

@@ -77,7 +77,7 @@ describe('iostat parser', () => {
     expect(sm.min).toBe(779);
     expect(sm.max).toBe(2270);
     expect(sm.last).toBe(779);
-    const interval = w.values.slice(1);
+    const interval = Array.from(w.values).slice(1);
     expect(sm.mean).toBeCloseTo(interval.reduce((a, b) => a + b, 0) / 20, 6);
     expect(w.lines).toEqual([5, 25]);
     // every column of the 10.x layout, in base units

@@ -175,10 +175,10 @@ describe('sysstat Collector / ValueStore point budget', () => {
         thin.forEach((s, i) => {
           const f = full[i]!;
           expect(f.stride).toBeUndefined();
-          expectThinnedFrom(s, f.values, f.times, budget);
+          expectThinnedFrom(s, Array.from(f.values), f.times, budget);
           expect(s.firstSampleSinceBoot).toBe(f.firstSampleSinceBoot);
           expect(summarizeSeries(s)).toEqual(summarizeSeries(f));
-          expect(summarizeSeries(s)).toEqual(bruteSummary(s, f.values, sinceBoot && f.values.length > 0));
+          expect(summarizeSeries(s)).toEqual(bruteSummary(s, Array.from(f.values), sinceBoot && f.values.length > 0));
           expect(s.lines).toEqual(f.lines);
         });
       },

@@ -219,15 +219,14 @@ describe('a store told the whole\'s count ahead (RowStore.plan)', () => {
     expect(finish(told, 0)).toEqual(finish(plain, 0));
   });
 
-  it('a first half told the whole\'s count keeps the room the join writes the second half into (Series.held)', () => {
-    // cut at a quarter: the first half holds fewer than half the whole's points, which V8 would give
-    // back if its arrays were cut to them, and the join would then make the whole's arrays again
+  it('the second half makes the whole\'s arrays and the first half\'s points go into their front (HalfSeries.whole)', () => {
+    // cut at a quarter and at three quarters, thinned (budget 64) and not
     const text = longer(readFileSync(path.join(FIX, 'iostat/x-1-3.txt'), 'utf8'), 400);
-    for (const budget of [undefined, 64]) {
+    for (const [budget, share] of [[undefined, 0.25], [64, 0.25], [64, 0.75]] as const) {
       const opts = { kind: 'iostat', ...(budget !== undefined ? { budget } : {}) };
       const whole = parseText(text, opts);
       const plan = splitPlan('iostat', headLines(text))!;
-      const cut = plan.boundary(text, text.lastIndexOf('\n', text.length / 4) + 1);
+      const cut = plan.boundary(text, text.lastIndexOf('\n', text.length * share) + 1);
       const enc = new TextEncoder();
       const base = plan.count(enc.encode(text.slice(0, cut)));
       const total = base + plan.count(enc.encode(text.slice(cut)));
@@ -236,22 +235,26 @@ describe('a store told the whole\'s count ahead (RowStore.plan)', () => {
       second.stream.write(text.slice(cut));
       const half = endSecondHalf(second, base, total);
       const first = new CaptureStream(opts);
-      first.planSamples(total);
+      first.planSamples(total, base);
       first.write(text.slice(0, cut));
-      let before: Series[] = [];
+      let own: Series[] = [];
       const joined = first.end((out, at) => {
-        before = out.series.map((s) => ({ ...s }));
+        own = out.series.slice();
         return joinHalves(out, at, half);
       });
       expect(json(joined)).toEqual(json(whole));
-      expect(before.length).toBe(whole.series.length);
-      before.forEach((s, i) => {
+      half.out.series.forEach((s2, i) => {
         const w = whole.series[i]!;
-        // its own points, in arrays as long as the whole's, written in place by the join
-        expect(s.held, s.name).toBeLessThan(w.values.length / 2);
-        expect(s.values.length, s.name).toBe(w.values.length);
-        expect(joined.series[i]!.values, s.name).toBe(s.values);
-        expect(joined.series[i]!.held, s.name).toBeUndefined();
+        const label = `${s2.name} ${JSON.stringify(s2.labels)}`;
+        // the second half's array has the whole's length, the first half's points' room in front …
+        expect(s2.whole, label).toBe(true);
+        expect(s2.values.length, label).toBe(w.values.length);
+        expect(s2.lead, label).toBeGreaterThan(0);
+        // … and becomes the joined series' own
+        expect(joined.series[i]!.values, label).toBe(s2.values);
+        // the first half holds its own points only, in Float64Arrays as the second half does
+        expect(own[i]!.values, label).toBeInstanceOf(Float64Array);
+        expect(own[i]!.values.length, label).toBe(Math.ceil(base / (w.stride ?? 1)));
       });
     }
   });

@@ -349,7 +349,7 @@ export function hasInterval(cmd: string | undefined): boolean | undefined {
 // Series collection
 
 /** the series has points, held or (a second half's, Series.lead) the first half's */
-export const hasPoints = (s: Series): boolean => (s.held ?? s.values.length) > 0 || (s.lead ?? 0) > 0;
+export const hasPoints = (s: Series): boolean => s.values.length > 0 || (s.lead ?? 0) > 0;
 
 /**
  * A cached handle on one series: values are pushed directly (no label-key work per value).
@@ -371,6 +371,8 @@ export class Collector {
   private readonly budget: number;
   /** the whole's sample count once told (plan), else 0 */
   private total = 0;
+  /** the samples of this part (a first half's), when told with the total */
+  private own: number | undefined = undefined;
   /** samples known to follow this part's (follow), else 0 */
   private following = 0;
 
@@ -434,7 +436,7 @@ export class Collector {
   /** a fresh store where the others are: at sample `base`, told what they were told (plan, follow) */
   private begin(st: RowStore): void {
     if (this.base > 0) st.skipTo(this.base);
-    if (this.total > 0) st.plan(this.total);
+    if (this.total > 0) st.plan(this.total, this.own);
     else if (this.following > 0) st.follow(this.following);
   }
 
@@ -443,10 +445,11 @@ export class Collector {
     for (const st of new Set(Array.from(this.stores.values(), (at) => at.rows))) fn(st);
   }
 
-  /** The whole capture has `total` samples (counted ahead): every store, now and begun later, is planned for them (RowStore.plan). */
-  plan(total: number): void {
+  /** The whole capture has `total` samples (counted ahead), `own` of them this part's when told: every store, now and begun later, is planned for them (RowStore.plan). */
+  plan(total: number, own?: number): void {
     this.total = total;
-    this.eachStore((st) => st.plan(total));
+    this.own = own;
+    this.eachStore((st) => st.plan(total, own));
   }
 
   /** At least `n` samples follow this part's (a first half, told so before the whole's count): every store is told (RowStore.follow). */
@@ -619,6 +622,13 @@ export class RowStore {
    */
   protected bufs: (number[] | Float64Array)[];
   protected cap = 0;
+  /**
+   * a second half planned for the whole (plan, with a lead): each column's array of the whole's
+   * points, room for the lead's at its front, whose bufs[c] is the view from `lead` on (grow), so
+   * that the join has the whole's array ready (HalfSeries.whole); null once the lead moves (a
+   * thinning the plan did not foresee) or the arrays are made again
+   */
+  private wholes: Float64Array[] | null = null;
   /** times of the kept points, NaN = none; slots at and after `kept` are always NaN */
   private tbuf: Float64Array | null = null;
   /** the times as the columns' series get them (finishColumn makes them once) */
@@ -648,7 +658,7 @@ export class RowStore {
    * nine arrays each, a quarter of the parse's time (fresh pages, filled and copied).
    */
   constructor(
-    readonly columns: number, budget: number = MAX_POINTS_PER_SERIES, protected readonly typed = false,
+    readonly columns: number, budget: number = MAX_POINTS_PER_SERIES, protected typed = false,
     private readonly pace: ReadPace | null = null,
   ) {
     this.budget = pointBudget(budget);
@@ -749,17 +759,35 @@ export class RowStore {
    * way down: a long parse waits on fresh memory (an iostat -x log of 231,720 reports keeps 28,965
    * points a series, after arrays of 16,384 and 50,000 and three thinnings). Either way it ends the
    * same: more samples than told are thinned as ever; fewer would leave it thinned more than they
-   * need, which joinHalves refuses (a series' count is not the total). A first half takes the room
-   * of the whole's points, not only its own: the join writes the second half's into its arrays in
-   * place, where arrays of its own size would be copied into new ones then (~35 MB more at the end
-   * of a 1 GB iostat -x import, which peaked at 299 MB instead of 270).
+   * need, which joinHalves refuses (a series' count is not the total).
+   *
+   * Which half holds the whole's arrays: the second (typed, with a lead) makes them at its last
+   * growth, room for the first half's points in front (grow, HalfSeries.whole), and the join writes
+   * the first half's into them. A first half told its `own` samples then takes only their room:
+   * the whole's points are made and first touched in the thread that finishes first, not in the
+   * host's, which still has its half, the join and the findings to do (226 series of a 200 MB
+   * iostat -x log: 52 MB, ~200 ms of fresh pages on this VM). Not told them, a first half takes the
+   * room of the whole's, as it did before the second half made them.
    */
-  plan(total: number): void {
+  plan(total: number, own?: number): void {
     if (total < this.len) return;
     const { stride, kept } = thinningAt(total, this.budget);
     if (stride > this.stride) this.thinTo(stride);
-    this.room = kept - this.lead;
+    const first = own !== undefined && own < total;
+    // a first half told its own samples holds only their points (samples 0, stride … below `own`),
+    // in Float64Arrays from now on as the second half does: they are only read by the join, and
+    // arrays of doubles that large, made young, grew V8's young generation (~100 ms more GC)
+    this.room = (first ? Math.ceil(own / stride) : kept) - this.lead;
     this.following = 0;
+    if (first && !this.typed) {
+      this.typed = true;
+      const kept = this.kept;
+      this.bufs = this.bufs.map((buf) => {
+        const t = new Float64Array(this.cap).fill(NaN);
+        for (let j = 0; j < kept; j++) t[j] = buf[j]!;
+        return t;
+      });
+    }
   }
 
   /**
@@ -857,6 +885,7 @@ export class RowStore {
     if (this.tbuf !== null) { thinEvery(this.tbuf, this.kept, from, r); this.tbuf.fill(NaN, n); }
     this.kept = n;
     this.lead = Math.ceil(lead / r);
+    this.wholes = null; // (the views stay the columns' arrays; the room in front no longer fits the lead)
     this.stride = stride;
     this.next = Math.ceil(this.len / stride) * stride;
   }
@@ -866,7 +895,18 @@ export class RowStore {
     // large-object space until a full GC, and 226 series growing 16k → 32k → 50k at once left
     // ~90 MB of them behind during a 1 GB import (its peak RSS)
     const size = this.grown(this.cap);
-    this.bufs = this.bufs.map((buf) => {
+    this.wholes = null;
+    if (this.typed && this.lead > 0 && size === this.room) {
+      // a planned second half's last growth: the whole's arrays, made and filled here, in its thread
+      const lead = this.lead, kept = this.kept;
+      const wholes = this.bufs.map((buf) => {
+        const w = new Float64Array(lead + size).fill(NaN);
+        w.set((buf as Float64Array).subarray(0, kept), lead);
+        return w;
+      });
+      this.wholes = wholes;
+      this.bufs = wholes.map((w) => w.subarray(lead));
+    } else this.bufs = this.bufs.map((buf) => {
       // filled at once: an array made holey and then given doubles is made twice (V8's elements
       // kind changes), which doubled the fresh pages of a parse
       const nb = this.typed ? new Float64Array(size).fill(NaN) : new Array<number>(size).fill(NaN);
@@ -907,12 +947,15 @@ export class RowStore {
     if (this.typed) {
       // a second half's: only endHalf reads them (as HalfSeries, whose points are any ArrayLike), and
       // the columns share one view of the times (toWire sends each buffer once)
-      (s as HalfSeries).values = (vals as Float64Array).subarray(0, k);
+      const whole = this.wholes?.[c];
+      if (whole !== undefined) {
+        (s as HalfSeries).values = whole.subarray(0, this.lead + k);
+        (s as HalfSeries).whole = true;
+      } else (s as HalfSeries).values = (vals as Float64Array).subarray(0, k);
       if (tb !== null) (s as HalfSeries).times = tb.subarray(0, k);
     } else {
       const arr = vals as number[];
-      // a first half planned for the whole's points (plan) keeps the room the join fills (Series.held)
-      if (this.room > k && arr.length > k) s.held = k; else arr.length = k;
+      arr.length = k;
       s.values = arr;
     }
     if (tb !== null && !this.typed) {
@@ -936,6 +979,7 @@ export class RowStore {
     });
     this.dissolved = true;
     this.bufs = this.bufs.map(() => this.none());
+    this.wholes = null;
     return parts;
   }
 
@@ -948,6 +992,7 @@ export class RowStore {
   protected adopt(from: RowStore, buf: number[] | Float64Array, c: number): void {
     this.len = from.len;
     this.bufs = [buf];
+    this.wholes = from.wholes === null ? null : [from.wholes[c]!];
     this.cap = from.cap;
     this.tbuf = from.tbuf === null ? null : from.tbuf.slice();
     this.kept = from.kept;

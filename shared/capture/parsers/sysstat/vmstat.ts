@@ -97,8 +97,8 @@ class VmstatSink implements LineSink {
   }
 
   /** the whole has `total` samples, counted ahead (split.ts): the stores take just the room they will need */
-  planSamples(total: number): void {
-    this.col.plan(total);
+  planSamples(total: number, own?: number): void {
+    this.col.plan(total, own);
   }
 
   /** at least `n` samples follow this part's, counted ahead (split.ts): the stores thin as far as the whole surely will */
