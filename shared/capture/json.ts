@@ -37,12 +37,19 @@ export interface CaptureJson {
 
 const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null);
 
+/** a series' points as JSON has them (null for a missing one), from a plain or a typed array alike (Array.from's callback per point was slower) */
+function pointsJson(v: ArrayLike<number>): (number | null)[] {
+  const out = new Array<number | null>(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = finiteOrNull(v[i]!);
+  return out;
+}
+
 function seriesJson(s: Series, withPoints: boolean, run: CaptureRun | undefined): SeriesJson {
   const out: SeriesJson = summarizeSeries(s);
   const during = run ? runSummary(s, run) : undefined;
   if (during) out.run = during;
   if (withPoints) {
-    out.values = Array.from(s.values, finiteOrNull);
+    out.values = pointsJson(s.values);
     if (s.times) out.times = s.times;
     if (s.stride !== undefined && s.stride > 1) out.stride = s.stride;
   }
