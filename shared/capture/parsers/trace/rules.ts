@@ -5,7 +5,7 @@ import { evidence, pct } from './helpers';
 import { lookupTable } from '../kit';
 
 function seriesOf(c: ParsedCapture, name: string): Series[] {
-  return c.series.filter((s) => s.name === name && Array.isArray((s as Series).values));
+  return c.series.filter((s) => s.name === name && (Array.isArray(s.values) || s.values instanceof Float64Array));
 }
 
 /** The limits of a top CPU share rule (the mean of the overall line, else of the busiest CPU, %). */
