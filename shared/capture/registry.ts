@@ -148,6 +148,14 @@ export interface ParseOptions {
  */
 const PACE_FROM_CHARS = 4 << 20;
 
+/**
+ * An input of known size this long keeps its series' points in Float64Arrays (SinkOptions.typed).
+ * Plain arrays of doubles live in V8's heap: a young one is copied at every scavenge it survives,
+ * and the points of a long capture all survive (a 100 MB pidstat -urd log: 1.64 → 1.37 s, a
+ * 200 MB iostat -x log's first half ~50 ms less, alternated). Shorter inputs keep plain arrays.
+ */
+const TYPED_POINTS_FROM_BYTES = 32 << 20;
+
 /** Where a stream is at a cut between two halves (shared/capture/split.ts): its sink's splitState and the lines read. */
 export interface SplitPoint { samples: number; key: string; settled: string; series: number; lines: number }
 
@@ -193,6 +201,7 @@ export class CaptureStream {
     const sinkOpts: SinkOptions = {
       ...(this.opts.sampleBase !== undefined ? { sampleBase: this.opts.sampleBase } : {}),
       ...(this.opts.budget !== undefined ? { budget: this.opts.budget } : {}),
+      ...(this.opts.size !== undefined && this.opts.size >= TYPED_POINTS_FROM_BYTES ? { typed: true } : {}),
       pace: this.pace,
     };
     try { this.sink = p.open(sinkOpts); } catch (e) { this.sink = TEXT_PARSER.open(); this.extraWarnings.push(`parser ${p.id} failed to start: ${String(e)}`); }

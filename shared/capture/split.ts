@@ -209,9 +209,7 @@ function joinSeries(s1: Series, s2: HalfSeries, cut: number): Series {
   const values = s2.whole && s2.values instanceof Float64Array
     ? front(s2.values, s1.values, S / s1Stride, jn)
     : into(Array.isArray(s1.values) ? s1.values : Array.from(s1.values), s2.values, S / s1Stride, jn, jc, K, lead, NaN);
-  // (a first half told its own count keeps its times as a second half does: typed, NaN = none)
-  const t1 = s1.times === undefined ? [] : Array.isArray(s1.times) ? s1.times : Array.from(s1.times as ArrayLike<number>, timeOf);
-  const times = s1.times || s2.times ? into(t1, s2.times ?? [], S / s1Stride, s1.times ? jn : 0, jc, K, lead, null) : undefined;
+  const times = s1.times || s2.times ? into(s1.times ?? [], s2.times ?? [], S / s1Stride, s1.times ? jn : 0, jc, K, lead, null) : undefined;
   const l1 = s1.lines, l2 = s2.lines;
   // made without `delete`: an object a property is deleted from falls back to slow (dictionary)
   // properties, and every later reader of its values paid for it (the findings' loops over a 200 MB

@@ -267,6 +267,11 @@ export interface SinkOptions {
    * with, and grow once to that instead of doubling their way up.
    */
   pace?: ReadPace;
+  /**
+   * Keep the series' points in Float64Arrays (a long input: CaptureStream's TYPED_POINTS_FROM_BYTES;
+   * a second half is always typed), where they are otherwise plain arrays: Series.values.
+   */
+  typed?: boolean;
 }
 
 /**

@@ -119,4 +119,27 @@ describe('a stream told the size of its input (ParseOptions.size)', () => {
     // a size the input outgrows (a file still being written): the share stops at the whole, the same parse
     expect(parse(text, 5 << 20).json).toBe(plain.json);
   });
+
+  it('of 32 MiB or more, keeps the points in Float64Arrays and the times as a series has them', () => {
+    // pidstat (times on every sample) and iostat -x, told a long input's size or a short one's
+    for (const [kind, file] of [['pidstat', 'pidstat/urd-1-2.txt'], ['iostat', 'iostat/x-t-1-3.txt']] as const) {
+      const text = readFileSync(path.join(FIX, file), 'utf8');
+      const read = (size: number): ReturnType<CaptureStream['end']> => {
+        const s = new CaptureStream({ kind, size });
+        s.write(text);
+        return s.end();
+      };
+      const long = read(32 << 20), short = read(text.length);
+      expect(long.series.length, file).toBeGreaterThan(0);
+      for (const [i, x] of long.series.entries()) {
+        expect(x.values, `${file} ${x.name}`).toBeInstanceOf(Float64Array);
+        expect(Array.isArray(short.series[i]!.values), `${file} ${x.name}`).toBe(true);
+        // times stay an array, null for none, as every reader of a series expects
+        expect(x.times === undefined || Array.isArray(x.times), `${file} ${x.name}`).toBe(true);
+      }
+      expect(long.series.some((x) => x.times !== undefined), file).toBe(true);
+      expect(JSON.stringify(toCaptureJson(long, { series: true, tables: true })), file)
+        .toBe(JSON.stringify(toCaptureJson(short, { series: true, tables: true })));
+    }
+  });
 });

@@ -382,14 +382,19 @@ export class Collector {
    * missing ones, so every store is exactly where one that had read the first half would be, and
    * keeps its points in Float64Arrays (RowStore.typed: they go to the host's thread as they are).
    * `pace`: how much of the input is read (SinkOptions.pace), from which the stores size their arrays.
+   * `typed`: Float64Arrays also from sample 0 (a long input: SinkOptions.typed).
    */
-  constructor(budget: number = MAX_POINTS_PER_SERIES, readonly base = 0, private readonly pace: ReadPace | null = null) {
+  constructor(budget: number = MAX_POINTS_PER_SERIES, readonly base = 0, private readonly pace: ReadPace | null = null, typed = false) {
     this.budget = pointBudget(budget);
+    this.typed = typed || base > 0;
   }
+
+  /** the stores keep their points in Float64Arrays */
+  private readonly typed: boolean;
 
   /** the collector of a sink opened with `opts` (its budget, sample base and pace) */
   static open(opts: SinkOptions = {}): Collector {
-    return new Collector(opts.budget, opts.sampleBase, opts.pace ?? null);
+    return new Collector(opts.budget, opts.sampleBase, opts.pace ?? null, opts.typed === true);
   }
 
   /** the value store of one series (hot paths push here; finish() builds values, times, stride, stats) */
@@ -420,7 +425,7 @@ export class Collector {
       for (const s of series) { const at = this.stores.get(s); if (at !== undefined && !(at.rows instanceof ValueStore)) this.splitRows(at.rows); }
       return null;
     }
-    const rows = new RowStore(series.length, this.budget, this.base > 0, this.pace);
+    const rows = new RowStore(series.length, this.budget, this.typed, this.pace);
     this.begin(rows);
     series.forEach((s, col) => this.stores.set(s, { rows, col }));
     return rows;
@@ -428,7 +433,7 @@ export class Collector {
 
   /** a fresh store of one series, at sample `base` */
   private valueStore(): ValueStore {
-    const st = new ValueStore(this.budget, this.base > 0, this.pace);
+    const st = new ValueStore(this.budget, this.typed, this.pace);
     this.begin(st);
     return st;
   }
@@ -658,7 +663,7 @@ export class RowStore {
    * nine arrays each, a quarter of the parse's time (fresh pages, filled and copied).
    */
   constructor(
-    readonly columns: number, budget: number = MAX_POINTS_PER_SERIES, protected typed = false,
+    readonly columns: number, budget: number = MAX_POINTS_PER_SERIES, protected readonly typed = false,
     private readonly pace: ReadPace | null = null,
   ) {
     this.budget = pointBudget(budget);
@@ -773,21 +778,9 @@ export class RowStore {
     if (total < this.len) return;
     const { stride, kept } = thinningAt(total, this.budget);
     if (stride > this.stride) this.thinTo(stride);
-    const first = own !== undefined && own < total;
-    // a first half told its own samples holds only their points (samples 0, stride … below `own`),
-    // in Float64Arrays from now on as the second half does: they are only read by the join, and
-    // arrays of doubles that large, made young, grew V8's young generation (~100 ms more GC)
-    this.room = (first ? Math.ceil(own / stride) : kept) - this.lead;
+    // a first half told its own samples holds only their points (samples 0, stride … below `own`)
+    this.room = (own !== undefined && own < total ? Math.ceil(own / stride) : kept) - this.lead;
     this.following = 0;
-    if (first && !this.typed) {
-      this.typed = true;
-      const kept = this.kept;
-      this.bufs = this.bufs.map((buf) => {
-        const t = new Float64Array(this.cap).fill(NaN);
-        for (let j = 0; j < kept; j++) t[j] = buf[j]!;
-        return t;
-      });
-    }
   }
 
   /**
@@ -944,21 +937,22 @@ export class RowStore {
     this.bufs[c] = this.none();
     if (this.lead > 0) s.lead = this.lead;
     const tb = this.tbuf;
+    // a second half's series (a lead before its points) are read only by endHalf and the join, as
+    // HalfSeries: its columns share one typed view of the times (toWire sends each buffer once)
+    const half = this.typed && this.lead > 0;
     if (this.typed) {
-      // a second half's: only endHalf reads them (as HalfSeries, whose points are any ArrayLike), and
-      // the columns share one view of the times (toWire sends each buffer once)
       const whole = this.wholes?.[c];
       if (whole !== undefined) {
-        (s as HalfSeries).values = whole.subarray(0, this.lead + k);
+        s.values = whole.subarray(0, this.lead + k);
         (s as HalfSeries).whole = true;
-      } else (s as HalfSeries).values = (vals as Float64Array).subarray(0, k);
-      if (tb !== null) (s as HalfSeries).times = tb.subarray(0, k);
+      } else s.values = (vals as Float64Array).subarray(0, k);
+      if (tb !== null && half) (s as HalfSeries).times = tb.subarray(0, k);
     } else {
       const arr = vals as number[];
       arr.length = k;
       s.values = arr;
     }
-    if (tb !== null && !this.typed) {
+    if (tb !== null && !half) {
       // one array for all the columns: their points have the same times (joinHalves copies a shared one before it writes)
       let times = this.timesOut;
       if (times === null) {
