@@ -31,10 +31,14 @@ export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
   const [newTitle, setNewTitle] = useState('');
   const itemRefs = useRef(new Map<number, HTMLButtonElement>());
   const focusAfterMove = useRef<number | null>(null);
+  // moves sent and not yet answered: a list fetched meanwhile may predate them (the echo of an
+  // earlier move), and shown it would put the focused experiment back where a key press then moves
+  // it from the wrong place (the order on screen is each move's own until they are all answered)
+  const movesInFlight = useRef(0);
   // a study of thousands of experiments: only the rows in view are drawn
   const rowsWindow = useWindowedRows(order.length, 46);
 
-  useEffect(() => { setOrder(experiments); }, [experiments]);
+  useEffect(() => { if (movesInFlight.current === 0) setOrder(experiments); }, [experiments]);
   useEffect(() => {
     if (focusAfterMove.current !== null) {
       const el = itemRefs.current.get(focusAfterMove.current);
@@ -52,7 +56,9 @@ export function ExperimentList({ studyId, experiments, selectedId, onSelect }: {
     next.splice(position, 0, item!);
     setOrder(next); // optimistic
     focusAfterMove.current = id;
-    const result = await run((a) => a.moveExperiment(id, position));
+    movesInFlight.current++;
+    let result;
+    try { result = await run((a) => a.moveExperiment(id, position)); } finally { movesInFlight.current--; }
     if (result) {
       setAnnounce(`${item!.title} moved to position ${position + 1} of ${order.length}.`);
       record({ message: `“${item!.title}” moved to position ${position + 1}.`, toast: false, undo: (a) => a.moveExperiment(id, from) });
